@@ -1,0 +1,141 @@
+//! The `call` door (SPEC §6, seed 001 §8-61): `resolve_call`, the one place
+//! a call through `call` is unwrapped, and the door every call passes —
+//! direct calls, the child profile (§8) and the mode gate (§3).
+
+use serde_json::Value;
+
+use crate::CALL;
+use crate::NEAREST_NAMES;
+use crate::fit::fit;
+use crate::mode::mode_admits;
+use crate::refusal::{Refusal, ShapeReason};
+use crate::run::Run;
+
+/// A model's tool call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The provider's call id; a routed call keeps it.
+    pub id: String,
+    /// The tool the model named.
+    pub name: String,
+    /// The arguments, any JSON value.
+    pub args: Value,
+}
+
+impl Run {
+    /// Unwraps a call through `call` into the call it names, checking shape,
+    /// target, the child profile and `fit` in the spec's order. Any other
+    /// call passes through unchanged.
+    pub fn resolve_call(&self, call: &ToolCall) -> Result<ToolCall, Refusal> {
+        if call.name != CALL {
+            return Ok(call.clone());
+        }
+        let shape = |reason| Refusal::Shape { reason };
+        let Value::Object(outer) = &call.args else {
+            return Err(shape(ShapeReason::NotObject));
+        };
+        let name = outer.get("name").ok_or(shape(ShapeReason::MissingName))?;
+        let args = outer.get("args").ok_or(shape(ShapeReason::MissingArgs))?;
+        let target = name.as_str().ok_or(shape(ShapeReason::NameNotString))?;
+        if target == CALL {
+            return Err(Refusal::Itself);
+        }
+        let Some(tool) = self.admitted_tool(target) else {
+            return Err(self.unknown(target));
+        };
+        if let Some(profile) = self.profile
+            && !self.offers(tool)
+        {
+            return Err(profile.refusal(target, tool.approval()));
+        }
+        if let Err(violations) = fit(tool.input_schema(), args) {
+            return Err(Refusal::Misfit {
+                name: target.to_string(),
+                violations,
+                schema: tool.schema_text().to_string(),
+            });
+        }
+        Ok(ToolCall {
+            id: call.id.clone(),
+            name: target.to_string(),
+            args: args.clone(),
+        })
+    }
+
+    /// The whole door: a call through `call` is resolved, a direct call must
+    /// name a tool of this run's tool list, and then the mode gate decides.
+    pub fn call(&self, call: &ToolCall) -> Result<ToolCall, Refusal> {
+        let routed = if call.name == CALL {
+            self.resolve_call(call)?
+        } else {
+            self.direct(call)?
+        };
+        mode_admits(self.mode, &routed.name)?;
+        Ok(routed)
+    }
+
+    fn direct(&self, call: &ToolCall) -> Result<ToolCall, Refusal> {
+        if self.is_resident(&call.name) {
+            return Ok(call.clone());
+        }
+        match (self.admitted_tool(&call.name), self.profile) {
+            (Some(tool), Some(profile)) if !self.offers(tool) => {
+                Err(profile.refusal(&call.name, tool.approval()))
+            }
+            (Some(_), _) => Err(Refusal::NotOffered {
+                name: call.name.clone(),
+            }),
+            (None, _) => Err(self.unknown(&call.name)),
+        }
+    }
+
+    /// `call.unknown`, naming the offered tools (other than `call`) nearest
+    /// to `name` by Levenshtein distance over chars, ties by name.
+    fn unknown(&self, name: &str) -> Refusal {
+        let asked: Vec<char> = name.chars().collect();
+        let mut ranked: Vec<(usize, &str)> = self
+            .offered_tools()
+            .filter(|t| t.name() != CALL)
+            .map(|t| (levenshtein(&asked, t.name()), t.name()))
+            .collect();
+        ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.as_bytes().cmp(b.1.as_bytes())));
+        Refusal::Unknown {
+            name: name.to_string(),
+            nearest: ranked
+                .into_iter()
+                .take(NEAREST_NAMES)
+                .map(|(_, n)| n.to_string())
+                .collect(),
+        }
+    }
+}
+
+/// Edit distance over chars, two rows.
+fn levenshtein(a: &[char], b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::levenshtein;
+
+    #[test]
+    fn levenshtein_over_chars() {
+        let d = |a: &str, b: &str| levenshtein(&a.chars().collect::<Vec<_>>(), b);
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("", "abc"), 3);
+        assert_eq!(d("é", "e"), 1);
+        assert_eq!(d("same", "same"), 0);
+    }
+}

@@ -1,0 +1,377 @@
+//! Admission (SPEC §1–§2): the catalog while it is being built.
+//!
+//! [`Catalog`] is the only place an admitted capability is made, and it is a
+//! pure function of its declarations: checks in the spec's order, names in
+//! ordered maps, no clock, randomness, environment or I/O. Starting the run
+//! consumes it ([`Catalog::start`]) and yields a [`crate::Run`], whose
+//! admission methods can only answer `admit.frozen`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::canonical::canonical;
+use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use crate::hint::hint;
+use crate::mode::{Mode, Profile};
+use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
+use crate::refusal::{HashReason, Kind, Refusal, SchemaReason};
+use crate::run::Run;
+use crate::search::Words;
+use crate::{CALL, DESCRIBE};
+
+/// An admitted tool. Only admission builds one.
+#[derive(Clone, Debug)]
+pub struct AdmittedTool {
+    name: String,
+    origin: String,
+    raw_name: String,
+    description: String,
+    input_schema: Value,
+    schema_text: String,
+    effect: Effect,
+    approval: Approval,
+    digest: String,
+    hint: String,
+    words: Words,
+}
+
+impl AdmittedTool {
+    fn new(decl: &ToolDecl, name: String) -> AdmittedTool {
+        let effect = Effect::from_declared(decl.effect.as_deref());
+        let approval = Approval::from_declared(decl.approval.as_deref());
+        let digest = blake3::hash(
+            canonical(&json!([
+                "disclose.tool/1",
+                decl.origin,
+                decl.name,
+                decl.input_schema,
+                effect.as_str()
+            ]))
+            .as_bytes(),
+        )
+        .to_hex()
+        .to_string();
+        AdmittedTool {
+            words: Words::of(&name, &decl.description),
+            hint: hint(&decl.description),
+            schema_text: canonical(&decl.input_schema),
+            name,
+            origin: decl.origin.clone(),
+            raw_name: decl.name.clone(),
+            description: decl.description.clone(),
+            input_schema: decl.input_schema.clone(),
+            effect,
+            approval,
+            digest,
+        }
+    }
+
+    /// The minted name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The declaring origin.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+    /// The raw name as the origin declared it.
+    pub fn raw_name(&self) -> &str {
+        &self.raw_name
+    }
+    /// The description as declared.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+    /// The input schema.
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+    /// The canonical input schema.
+    pub fn schema_text(&self) -> &str {
+        &self.schema_text
+    }
+    /// The effective effect, after failing closed.
+    pub fn effect(&self) -> Effect {
+        self.effect
+    }
+    /// The effective approval, after failing closed.
+    pub fn approval(&self) -> Approval {
+        self.approval
+    }
+    /// The descriptor digest: 64 lowercase hex (SPEC §2).
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+    /// The hint (SPEC §4).
+    pub fn hint(&self) -> &str {
+        &self.hint
+    }
+    pub(crate) fn words(&self) -> &Words {
+        &self.words
+    }
+}
+
+/// How a skill came in (seed 001 §8-11): two doors, not a flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Door {
+    /// `admit_skill`: the card lives at an address the host's `read` opens.
+    Shelf {
+        /// Where the card lives.
+        address: String,
+    },
+    /// `admit_carried_skill`: the catalog holds the card's body.
+    Carried {
+        /// The card's text.
+        body: String,
+    },
+}
+
+/// An admitted skill. Only admission builds one.
+#[derive(Clone, Debug)]
+pub struct Skill {
+    name: String,
+    disclosure: String,
+    door: Door,
+    hash: Option<String>,
+    package: Option<String>,
+    hint: String,
+    words: Words,
+}
+
+impl Skill {
+    /// The skill's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The disclosure as declared.
+    pub fn disclosure(&self) -> &str {
+        &self.disclosure
+    }
+    /// The door it came through.
+    pub fn door(&self) -> &Door {
+        &self.door
+    }
+    /// The pinned hash: declared for a shelf skill, BLAKE3 of the body for a
+    /// carried one.
+    pub fn hash(&self) -> Option<&str> {
+        self.hash.as_deref()
+    }
+    /// The package directory, if any.
+    pub fn package(&self) -> Option<&str> {
+        self.package.as_deref()
+    }
+    /// The hint (SPEC §4).
+    pub fn hint(&self) -> &str {
+        &self.hint
+    }
+    pub(crate) fn words(&self) -> &Words {
+        &self.words
+    }
+}
+
+/// The catalog while the building assembles it: admission is open.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    pub(crate) tools: BTreeMap<String, AdmittedTool>,
+    pub(crate) skills: BTreeMap<String, Skill>,
+    /// Normalization key → the admitted name that holds it.
+    keys: BTreeMap<String, String>,
+    generation: u64,
+    pub(crate) dev_line: Option<String>,
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Catalog::new()
+    }
+}
+
+impl Catalog {
+    /// An empty catalog at generation 0, holding the build's two doors,
+    /// `describe` and `call`.
+    pub fn new() -> Catalog {
+        let mut catalog = Catalog {
+            tools: BTreeMap::new(),
+            skills: BTreeMap::new(),
+            keys: BTreeMap::new(),
+            generation: 0,
+            dev_line: None,
+        };
+        for decl in [crate::describe_decl(), crate::call_decl()] {
+            let tool = AdmittedTool::new(&decl, decl.name.clone());
+            catalog.keys.insert(normalization_key(&tool.name), tool.name.clone());
+            catalog.tools.insert(tool.name.clone(), tool);
+        }
+        catalog
+    }
+
+    /// Successful admissions so far (the build's own doors are not counted).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Admits a tool under its minted name, or refuses it and changes nothing.
+    pub fn admit_tool(&mut self, decl: &ToolDecl) -> Result<&AdmittedTool, Refusal> {
+        let name = mint(&decl.origin, &decl.name);
+        if !origin_is_valid(&decl.origin) {
+            return Err(Refusal::Origin {
+                origin: decl.origin.clone(),
+            });
+        }
+        self.check_name(&name, &decl.description)?;
+        if !decl.input_schema.is_object() {
+            return Err(Refusal::Schema {
+                name,
+                reason: SchemaReason::NotObject,
+            });
+        }
+        if !jsonschema::draft202012::meta::is_valid(&decl.input_schema) {
+            return Err(Refusal::Schema {
+                name,
+                reason: SchemaReason::MetaSchema,
+            });
+        }
+        let generation = self.check_unheld(&name)?;
+        let tool = AdmittedTool::new(decl, name.clone());
+        self.commit(generation, &name);
+        Ok(self.tools.entry(name).or_insert(tool))
+    }
+
+    /// Admits a skill from the shelf (its card lives at `address`).
+    pub fn admit_skill(&mut self, decl: &ShelfSkill) -> Result<&Skill, Refusal> {
+        self.check_name(&decl.name, &decl.disclosure)?;
+        if let Some(given) = &decl.hash
+            && !is_blake3_hex(given)
+        {
+            return Err(Refusal::Hash {
+                name: decl.name.clone(),
+                given: given.clone(),
+                reason: HashReason::NotHex,
+            });
+        }
+        let door = Door::Shelf {
+            address: decl.address.clone(),
+        };
+        self.admit_skill_through(&decl.name, &decl.disclosure, door, decl.hash.clone(), &decl.package)
+    }
+
+    /// Admits a carried skill (the catalog holds its body); its pinned hash
+    /// is always BLAKE3 of the body.
+    pub fn admit_carried_skill(&mut self, decl: &CarriedSkill) -> Result<&Skill, Refusal> {
+        self.check_name(&decl.name, &decl.disclosure)?;
+        let hash = blake3::hash(decl.body.as_bytes()).to_hex().to_string();
+        if let Some(given) = &decl.hash
+            && *given != hash
+        {
+            return Err(Refusal::Hash {
+                name: decl.name.clone(),
+                given: given.clone(),
+                reason: HashReason::BodyMismatch,
+            });
+        }
+        let door = Door::Carried {
+            body: decl.body.clone(),
+        };
+        self.admit_skill_through(&decl.name, &decl.disclosure, door, Some(hash), &decl.package)
+    }
+
+    /// Sets the build-held dev line, shown by `render` as `dev: <text>`.
+    /// Control characters become spaces and the text is trimmed, so it stays
+    /// one line.
+    pub fn set_dev_line(&mut self, text: &str) {
+        let line: String = text
+            .chars()
+            .map(|c| if is_control(c) { ' ' } else { c })
+            .collect();
+        self.dev_line = Some(line.trim().to_string());
+    }
+
+    /// Starts the run in `mode`: the catalog freezes and the tool list is
+    /// fixed for the run's life.
+    pub fn start(self, mode: Mode) -> Run {
+        Run::new(self, mode, None)
+    }
+
+    /// Starts a child run in `mode` with `profile`: it sees only the tools
+    /// the profile offers.
+    pub fn start_child(self, mode: Mode, profile: Profile) -> Run {
+        Run::new(self, mode, Some(profile))
+    }
+
+    /// Checks 3–5: the name's pattern, the reserved doors, the disclosure.
+    fn check_name(&self, name: &str, disclosure: &str) -> Result<(), Refusal> {
+        if !name_is_valid(name) {
+            return Err(Refusal::Name {
+                name: name.to_string(),
+            });
+        }
+        if name == DESCRIBE || name == CALL {
+            return Err(Refusal::Reserved {
+                name: name.to_string(),
+            });
+        }
+        if disclosure.trim().is_empty() {
+            return Err(Refusal::Disclosure {
+                name: name.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks 9–10 and the generation: the name and its key are free, and
+    /// one more admission can be counted. Returns the next generation.
+    fn check_unheld(&self, name: &str) -> Result<u64, Refusal> {
+        if self.tools.contains_key(name) || self.skills.contains_key(name) {
+            let holder = if self.tools.contains_key(name) { Kind::Tool } else { Kind::Skill };
+            return Err(Refusal::Duplicate {
+                name: name.to_string(),
+                holder,
+            });
+        }
+        if let Some(holder) = self.keys.get(&normalization_key(name)) {
+            return Err(Refusal::Collision {
+                name: name.to_string(),
+                holder: holder.clone(),
+            });
+        }
+        self.generation.checked_add(1).ok_or(Refusal::Generation)
+    }
+
+    fn commit(&mut self, generation: u64, name: &str) {
+        self.generation = generation;
+        self.keys.insert(normalization_key(name), name.to_string());
+    }
+
+    fn admit_skill_through(
+        &mut self,
+        name: &str,
+        disclosure: &str,
+        door: Door,
+        hash: Option<String>,
+        package: &Option<String>,
+    ) -> Result<&Skill, Refusal> {
+        let generation = self.check_unheld(name)?;
+        self.commit(generation, name);
+        let skill = Skill {
+            name: name.to_string(),
+            disclosure: disclosure.to_string(),
+            door,
+            hash,
+            package: package.clone(),
+            hint: hint(disclosure),
+            words: Words::of(name, disclosure),
+        };
+        Ok(self.skills.entry(name.to_string()).or_insert(skill))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn set_generation_for_test(&mut self, generation: u64) {
+        self.generation = generation;
+    }
+}
+
+/// Whether `text` is 64 lowercase hex digits.
+fn is_blake3_hex(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
