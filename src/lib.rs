@@ -48,15 +48,15 @@ pub mod declaration;
 pub mod dormant;
 pub mod fit;
 pub mod hint;
-// pub mod invariants;
+pub mod invariants;
 pub mod mode;
 pub mod naming;
 pub mod refusal;
-// pub mod replay;
+pub mod replay;
 pub mod run;
 pub mod search;
-// pub mod session;
-// pub mod transcript;
+pub mod session;
+pub mod transcript;
 
 pub use call::ToolCall;
 pub use catalog::{AdmittedTool, Catalog, Door, Skill};
@@ -64,7 +64,7 @@ pub use declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 pub use dormant::{Entry, Packed, Shown, pack};
 pub use fit::{Violation, fit};
 pub use mode::{Mode, Profile, core_tools, in_some_core, mode_admits};
-pub use refusal::{Class, Refusal, VocabEntry, vocabulary};
+pub use refusal::{Class, Refusal, VocabEntry, vocabulary, vocabulary_text};
 pub use run::{Run, SkillPin, ToolDef};
 
 /// SPEC §16: the whole dormant index (header, lines, marker) is at most this

@@ -452,6 +452,20 @@ pub fn vocabulary() -> Vec<VocabEntry> {
     ]
 }
 
+/// The vocabulary as `disclose vocab` prints it and `golden/vocabulary.txt`
+/// holds it: a format line, then one `<code> <class> <template>` line per
+/// code, each followed by its fixed reasons as `  reason: <text>` lines.
+pub fn vocabulary_text() -> String {
+    let mut out = String::from("disclose vocabulary 1\n");
+    for entry in vocabulary() {
+        out.push_str(&format!("{} {} {}\n", entry.code, entry.class, entry.template));
+        for reason in &entry.reasons {
+            out.push_str(&format!("  reason: {reason}\n"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,167 @@
+//! Replay (SPEC §11–§12): a parsed session driven through the catalog, one
+//! [`Step`] per op, each with the exact bytes the transcript records.
+//!
+//! The steps also keep what happened (a refusal, a routed call), so the
+//! invariants of §13 read typed facts rather than re-parsing text. Pure: the
+//! same session always gives the same steps.
+
+use std::fmt::Write as _;
+
+use crate::call::ToolCall;
+use crate::canonical::canonical;
+use crate::catalog::Catalog;
+use crate::refusal::Refusal;
+use crate::run::Run;
+use crate::session::{OpKind, Session};
+
+/// What an op's step amounted to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The op answered; nothing was refused or routed.
+    Done,
+    /// The op was refused.
+    Refused(Refusal),
+    /// A call was routed (directly or through `call`) to this call.
+    Routed(ToolCall),
+}
+
+/// One op's block of the transcript.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The op's 1-based line in the session file.
+    pub line: usize,
+    /// The op's name.
+    pub op: &'static str,
+    /// The op's output bytes.
+    pub output: String,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// A replayed session: its steps, and the run as it ended (when it started).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// One per op, in order.
+    pub steps: Vec<Step>,
+    /// The run, when the session started one.
+    pub run: Option<Run>,
+}
+
+enum State {
+    Building(Catalog),
+    Started(Run),
+}
+
+/// Replays `session` from an empty catalog.
+pub fn replay(session: &Session) -> Replay {
+    let mut state = State::Building(Catalog::new());
+    let mut steps = Vec::with_capacity(session.ops().len());
+    for op in session.ops() {
+        let (output, outcome) = step(&mut state, &op.kind);
+        steps.push(Step {
+            line: op.line,
+            op: op.kind.name(),
+            output,
+            outcome,
+        });
+    }
+    Replay {
+        steps,
+        run: match state {
+            State::Started(run) => Some(run),
+            State::Building(_) => None,
+        },
+    }
+}
+
+fn refused(refusal: Refusal) -> (String, Outcome) {
+    (refusal.to_lines(), Outcome::Refused(refusal))
+}
+
+fn done(output: String) -> (String, Outcome) {
+    (output, Outcome::Done)
+}
+
+fn answer(result: Result<String, Refusal>) -> (String, Outcome) {
+    result.map_or_else(refused, done)
+}
+
+fn short(hash: &str) -> &str {
+    hash.get(..16).unwrap_or(hash)
+}
+
+fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
+    match (state, kind) {
+        (_, OpKind::Tool { decl, admitted: false }) => {
+            // SPEC §0: an unadmitted capability never reaches the catalog.
+            done(format!("unadmitted tool {}/{}\n", decl.origin, decl.name))
+        }
+        (State::Building(catalog), OpKind::Tool { decl, .. }) => answer(catalog.admit_tool(decl).map(|tool| {
+            format!(
+                "admitted tool {} (effect {}, approval {}, digest {})\n",
+                tool.name(),
+                tool.effect(),
+                tool.approval(),
+                short(tool.digest())
+            )
+        })),
+        (State::Building(catalog), OpKind::Skill(decl)) => answer(catalog.admit_skill(decl).map(|skill| {
+            let hash = skill.hash().map_or("no hash".to_string(), |h| format!("hash {}", short(h)));
+            format!("admitted skill {} (shelf, {hash})\n", skill.name())
+        })),
+        (State::Building(catalog), OpKind::CarriedSkill(decl)) => {
+            answer(catalog.admit_carried_skill(decl).map(|skill| {
+                let hash = skill.hash().unwrap_or_default();
+                format!("admitted skill {} (carried, hash {})\n", skill.name(), short(hash))
+            }))
+        }
+        (State::Started(run), OpKind::Tool { decl, .. }) => refused(run.admit_tool(decl)),
+        (State::Started(run), OpKind::Skill(decl)) => refused(run.admit_skill(decl)),
+        (State::Started(run), OpKind::CarriedSkill(decl)) => refused(run.admit_carried_skill(decl)),
+        (State::Building(catalog), OpKind::Dev { text }) => {
+            catalog.set_dev_line(text);
+            done("dev line set\n".to_string())
+        }
+        (state @ State::Building(_), OpKind::Start { mode, profile }) => {
+            let State::Building(catalog) = std::mem::replace(state, State::Building(Catalog::new())) else {
+                return done(String::new());
+            };
+            let run = match profile {
+                None => catalog.start(*mode),
+                Some(profile) => catalog.start_child(*mode, *profile),
+            };
+            let child = profile.map_or(String::new(), |p| format!(" as a {p} child"));
+            let line = format!("run started in {mode} mode{child} at generation {}\n", run.generation());
+            *state = State::Started(run);
+            done(line)
+        }
+        (State::Started(run), OpKind::Render) => done(run.render()),
+        (State::Started(run), OpKind::ToolDefs) => done(run.tool_defs().iter().fold(String::new(), |mut out, def| {
+            out.push_str(&def.canonical());
+            out.push('\n');
+            out
+        })),
+        (State::Started(run), OpKind::Describe { name }) => answer(run.describe(name)),
+        (State::Started(run), OpKind::Call(call)) => match run.call(call) {
+            Ok(routed) => (
+                format!("routed {} {} {}\n", routed.id, routed.name, canonical(&routed.args)),
+                Outcome::Routed(routed),
+            ),
+            Err(refusal) => refused(refusal),
+        },
+        (State::Started(run), OpKind::SwitchMode { mode }) => done(run.switch_mode(*mode)),
+        (State::Started(run), OpKind::Expand { name }) => answer(run.expand(name)),
+        (State::Started(run), OpKind::Pins) => done(run.skill_pins().iter().fold(String::new(), |mut out, pin| {
+            let _ = writeln!(out, "{} {}", pin.name, pin.hash);
+            out
+        })),
+        (State::Started(run), OpKind::Digests) => done(run.digests().iter().fold(String::new(), |mut out, (name, digest)| {
+            let _ = writeln!(out, "{name} {digest}");
+            out
+        })),
+        // `session::parse` rejects every other order (a query before
+        // `start`, a second `start`, `dev` after `start`), and only it
+        // builds a `Session`.
+        (_, _) => done(String::new()),
+    }
+}

@@ -1,0 +1,565 @@
+//! The recorded-session format (SPEC §11): JSON Lines in, typed ops out.
+//!
+//! Parsing never panics and never half-succeeds: a session is either every op
+//! typed and in a legal order, or one [`SessionError`] with the line, column
+//! and a plain message. Each line is checked twice — by the typed reader
+//! here, which writes the messages, and by `corpora/session.schema.json`
+//! through the `jsonschema` crate, so the shipped schema can never drift from
+//! what the harness accepts. This module reads bytes, not files.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
+use crate::call::ToolCall;
+use crate::declaration::{CarriedSkill, ShelfSkill, ToolDecl};
+use crate::fit::type_name;
+use crate::mode::{Mode, Profile};
+
+/// The JSON Schema for one op line, as shipped in `corpora/`.
+pub const SESSION_SCHEMA: &str = include_str!("../corpora/session.schema.json");
+
+/// The session format this harness reads.
+pub const FORMAT: u64 = 1;
+
+/// A parsed, well-formed session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    about: String,
+    ops: Vec<Op>,
+}
+
+impl Session {
+    /// Why the session exists (the header's `about`).
+    pub fn about(&self) -> &str {
+        &self.about
+    }
+
+    /// The ops after the header, in file order. Only [`parse`] builds a
+    /// session, so queries always follow the one `start`.
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// The same session without the ops `drop` selects. Used for re-replays
+    /// (SPEC §13 I4, I7) that remove only declarations or mode switches,
+    /// which never breaks the order rules.
+    pub(crate) fn without(&self, drop: impl Fn(&OpKind) -> bool) -> Session {
+        Session {
+            about: self.about.clone(),
+            ops: self.ops.iter().filter(|op| !drop(&op.kind)).cloned().collect(),
+        }
+    }
+}
+
+/// One op and the 1-based line it stands on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Op {
+    /// The op's line in the session file.
+    pub line: usize,
+    /// What it does.
+    pub kind: OpKind,
+}
+
+/// The ops of SPEC §11 (the header is [`Session::about`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    /// Declare a tool; `admitted: false` never reaches the catalog.
+    Tool {
+        /// The declaration.
+        decl: ToolDecl,
+        /// Whether the building admitted it.
+        admitted: bool,
+    },
+    /// Admit a skill through the shelf door.
+    Skill(ShelfSkill),
+    /// Admit a skill through the carried door.
+    CarriedSkill(CarriedSkill),
+    /// Set the dev line (before `start` only).
+    Dev {
+        /// The line's text.
+        text: String,
+    },
+    /// Start the run, perhaps as a child.
+    Start {
+        /// The run-start mode.
+        mode: Mode,
+        /// The child profile, if any.
+        profile: Option<Profile>,
+    },
+    /// Print `render()`.
+    Render,
+    /// Print the tool list.
+    ToolDefs,
+    /// Ask `describe`.
+    Describe {
+        /// The query.
+        name: String,
+    },
+    /// A model's tool call.
+    Call(ToolCall),
+    /// Switch the effective mode.
+    SwitchMode {
+        /// The new mode.
+        mode: Mode,
+    },
+    /// Ask `expand`.
+    Expand {
+        /// The name.
+        name: String,
+    },
+    /// Print the skill pins.
+    Pins,
+    /// Print the descriptor digests.
+    Digests,
+}
+
+impl OpKind {
+    /// The op's name as written in the session.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OpKind::Tool { .. } => "tool",
+            OpKind::Skill(_) => "skill",
+            OpKind::CarriedSkill(_) => "carried_skill",
+            OpKind::Dev { .. } => "dev",
+            OpKind::Start { .. } => "start",
+            OpKind::Render => "render",
+            OpKind::ToolDefs => "tool_defs",
+            OpKind::Describe { .. } => "describe",
+            OpKind::Call(_) => "call",
+            OpKind::SwitchMode { .. } => "switch_mode",
+            OpKind::Expand { .. } => "expand",
+            OpKind::Pins => "pins",
+            OpKind::Digests => "digests",
+        }
+    }
+
+    /// Whether the op needs a started run.
+    fn is_query(&self) -> bool {
+        !matches!(
+            self,
+            OpKind::Tool { .. } | OpKind::Skill(_) | OpKind::CarriedSkill(_) | OpKind::Dev { .. } | OpKind::Start { .. }
+        )
+    }
+}
+
+/// Every op name, header first.
+pub const OP_NAMES: [&str; 14] = [
+    "session",
+    "tool",
+    "skill",
+    "carried_skill",
+    "dev",
+    "start",
+    "render",
+    "tool_defs",
+    "describe",
+    "call",
+    "switch_mode",
+    "expand",
+    "pins",
+    "digests",
+];
+
+/// Why a session is malformed, and where (1-based line and byte column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// A plain message.
+    pub message: String,
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// Parses a whole session from its bytes.
+pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let before = &bytes[..e.valid_up_to()];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
+        SessionError {
+            line,
+            column: e.valid_up_to() - line_start + 1,
+            message: "the file is not valid UTF-8".to_string(),
+        }
+    })?;
+
+    let mut about = None;
+    let mut ops = Vec::new();
+    let mut started_at: Option<usize> = None;
+    for (index, raw) in text.split('\n').enumerate() {
+        let line = index + 1;
+        if raw.trim_matches([' ', '\t', '\r']).is_empty() {
+            continue;
+        }
+        let reader = LineReader::new(raw, line)?;
+        let op_name = reader.op()?;
+        if about.is_none() {
+            if op_name != "session" {
+                return Err(reader.error_at_start(format!(
+                    "the first line must be the header {{\"op\":\"session\",\"format\":1,\"about\":\"…\"}}, not op \"{op_name}\""
+                )));
+            }
+            about = Some(reader.header()?);
+            continue;
+        }
+        let kind = reader.op_kind(op_name)?;
+        if kind.is_query() && started_at.is_none() {
+            return Err(reader.error_at_start(format!(
+                "op \"{}\" needs a started run; put {{\"op\":\"start\",\"mode\":\"chat\"}} before it",
+                kind.name()
+            )));
+        }
+        match (&kind, started_at) {
+            (OpKind::Start { .. }, Some(first)) => {
+                return Err(reader.error_at_start(format!("the run already started on line {first}; a session has one start")));
+            }
+            (OpKind::Dev { .. }, Some(first)) => {
+                return Err(reader.error_at_start(format!(
+                    "op \"dev\" must come before the run starts (line {first})"
+                )));
+            }
+            (OpKind::Start { .. }, None) => started_at = Some(line),
+            _ => {}
+        }
+        ops.push(Op { line, kind });
+    }
+    match about {
+        Some(about) => Ok(Session { about, ops }),
+        None => Err(SessionError {
+            line: 1,
+            column: 1,
+            message: "the session is empty; its first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}".to_string(),
+        }),
+    }
+}
+
+/// The compiled session schema; compiled once per process.
+fn schema() -> Option<&'static jsonschema::Validator> {
+    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| {
+            let schema: Value = serde_json::from_str(SESSION_SCHEMA).ok()?;
+            jsonschema::draft202012::new(&schema).ok()
+        })
+        .as_ref()
+}
+
+/// One non-blank line, parsed as a JSON object.
+struct LineReader<'a> {
+    raw: &'a str,
+    line: usize,
+    map: Map<String, Value>,
+}
+
+impl<'a> LineReader<'a> {
+    fn new(raw: &'a str, line: usize) -> Result<LineReader<'a>, SessionError> {
+        let value: Value = serde_json::from_str(raw).map_err(|e| {
+            let text = e.to_string();
+            let message = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
+            SessionError {
+                line,
+                column: e.column().max(1),
+                message: format!("invalid JSON: {message}"),
+            }
+        })?;
+        let Value::Object(map) = value else {
+            return Err(SessionError {
+                line,
+                column: first_column(raw),
+                message: format!("an op line must be a JSON object, not {}", type_name(&value)),
+            });
+        };
+        Ok(LineReader { raw, line, map })
+    }
+
+    fn error_at_start(&self, message: String) -> SessionError {
+        SessionError {
+            line: self.line,
+            column: first_column(self.raw),
+            message,
+        }
+    }
+
+    fn error_at_key(&self, key: &str, message: String) -> SessionError {
+        SessionError {
+            line: self.line,
+            column: key_column(self.raw, key).unwrap_or_else(|| first_column(self.raw)),
+            message,
+        }
+    }
+
+    fn op(&self) -> Result<&'static str, SessionError> {
+        match self.map.get("op") {
+            None => Err(self.error_at_start("the line has no \"op\" field".to_string())),
+            Some(Value::String(op)) => OP_NAMES.iter().copied().find(|n| n == op).ok_or_else(|| {
+                self.error_at_key("op", format!("unknown op \"{op}\"; the ops are {}", OP_NAMES.join(", ")))
+            }),
+            Some(other) => Err(self.error_at_key("op", format!("field \"op\" must be a string, not {}", type_name(other)))),
+        }
+    }
+
+    /// Checks the op's field names, then the line against the shipped schema.
+    fn check_fields(&self, op: &str, required: &[&str], optional: &[&str]) -> Result<(), SessionError> {
+        for key in required {
+            if !self.map.contains_key(*key) {
+                return Err(self.error_at_start(format!("op \"{op}\" is missing field \"{key}\"")));
+            }
+        }
+        let mut keys: Vec<&String> = self.map.keys().collect();
+        keys.sort_unstable();
+        for key in keys {
+            if key != "op" && !required.contains(&key.as_str()) && !optional.contains(&key.as_str()) {
+                return Err(self.error_at_key(key, format!("op \"{op}\" has no field \"{key}\"")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The shipped schema must accept every line the typed reader accepted.
+    fn check_schema(&self) -> Result<(), SessionError> {
+        let Some(validator) = schema() else {
+            return Err(self.error_at_start("corpora/session.schema.json does not compile".to_string()));
+        };
+        let value = Value::Object(self.map.clone());
+        match validator.iter_errors(&value).next() {
+            None => Ok(()),
+            Some(error) => {
+                let at = error.instance_path().to_string();
+                let key = at.trim_start_matches('/').split('/').next().unwrap_or_default().to_string();
+                Err(self.error_at_key(
+                    &key,
+                    format!("the line does not match corpora/session.schema.json at \"{at}\""),
+                ))
+            }
+        }
+    }
+
+    fn string(&self, op: &str, key: &str) -> Result<String, SessionError> {
+        match self.map.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(self.mistyped(op, key, "a string", other)),
+            None => Err(self.error_at_start(format!("op \"{op}\" is missing field \"{key}\""))),
+        }
+    }
+
+    fn optional_string(&self, op: &str, key: &str) -> Result<Option<String>, SessionError> {
+        match self.map.get(key) {
+            None => Ok(None),
+            Some(_) => self.string(op, key).map(Some),
+        }
+    }
+
+    fn mode(&self, op: &str) -> Result<Mode, SessionError> {
+        let text = self.string(op, "mode")?;
+        Mode::parse(&text).ok_or_else(|| {
+            self.error_at_key("mode", format!("field \"mode\" of op \"{op}\" must be \"chat\" or \"work\", not \"{text}\""))
+        })
+    }
+
+    fn mistyped(&self, op: &str, key: &str, expected: &str, found: &Value) -> SessionError {
+        self.error_at_key(
+            key,
+            format!("field \"{key}\" of op \"{op}\" must be {expected}, not {}", type_name(found)),
+        )
+    }
+
+    fn header(&self) -> Result<String, SessionError> {
+        self.check_fields("session", &["format", "about"], &[])?;
+        let format = &self.map["format"];
+        if format.as_u64() != Some(FORMAT) {
+            return Err(self.error_at_key(
+                "format",
+                format!("session format {} is not supported; this harness reads format {FORMAT}", crate::canonical::canonical(format)),
+            ));
+        }
+        let about = self.string("session", "about")?;
+        self.check_schema()?;
+        Ok(about)
+    }
+
+    fn op_kind(&self, op: &'static str) -> Result<OpKind, SessionError> {
+        let kind = match op {
+            "session" => return Err(self.error_at_key("op", "the header may only be the first line".to_string())),
+            "tool" => {
+                self.check_fields(op, &["origin", "name", "description", "input_schema"], &["effect", "approval", "admitted"])?;
+                let admitted = match self.map.get("admitted") {
+                    None => true,
+                    Some(Value::Bool(b)) => *b,
+                    Some(other) => return Err(self.mistyped(op, "admitted", "true or false", other)),
+                };
+                OpKind::Tool {
+                    decl: ToolDecl {
+                        origin: self.string(op, "origin")?,
+                        name: self.string(op, "name")?,
+                        description: self.string(op, "description")?,
+                        input_schema: self.map["input_schema"].clone(),
+                        effect: self.optional_string(op, "effect")?,
+                        approval: self.optional_string(op, "approval")?,
+                    },
+                    admitted,
+                }
+            }
+            "skill" => {
+                self.check_fields(op, &["name", "disclosure", "address"], &["hash", "package"])?;
+                OpKind::Skill(ShelfSkill {
+                    name: self.string(op, "name")?,
+                    disclosure: self.string(op, "disclosure")?,
+                    address: self.string(op, "address")?,
+                    hash: self.optional_string(op, "hash")?,
+                    package: self.optional_string(op, "package")?,
+                })
+            }
+            "carried_skill" => {
+                self.check_fields(op, &["name", "disclosure", "body"], &["hash", "package"])?;
+                OpKind::CarriedSkill(CarriedSkill {
+                    name: self.string(op, "name")?,
+                    disclosure: self.string(op, "disclosure")?,
+                    body: self.string(op, "body")?,
+                    hash: self.optional_string(op, "hash")?,
+                    package: self.optional_string(op, "package")?,
+                })
+            }
+            "dev" => {
+                self.check_fields(op, &["text"], &[])?;
+                OpKind::Dev {
+                    text: self.string(op, "text")?,
+                }
+            }
+            "start" => {
+                self.check_fields(op, &["mode"], &["profile"])?;
+                let profile = match self.optional_string(op, "profile")? {
+                    None => None,
+                    Some(text) => Some(Profile::parse(&text).ok_or_else(|| {
+                        self.error_at_key(
+                            "profile",
+                            format!("field \"profile\" of op \"start\" must be \"scout\" or \"writer\", not \"{text}\""),
+                        )
+                    })?),
+                };
+                OpKind::Start {
+                    mode: self.mode(op)?,
+                    profile,
+                }
+            }
+            "describe" | "expand" => {
+                self.check_fields(op, &["name"], &[])?;
+                let name = self.string(op, "name")?;
+                if op == "describe" { OpKind::Describe { name } } else { OpKind::Expand { name } }
+            }
+            "call" => {
+                self.check_fields(op, &["id", "name", "args"], &[])?;
+                OpKind::Call(ToolCall {
+                    id: self.string(op, "id")?,
+                    name: self.string(op, "name")?,
+                    args: self.map["args"].clone(),
+                })
+            }
+            "switch_mode" => {
+                self.check_fields(op, &["mode"], &[])?;
+                OpKind::SwitchMode { mode: self.mode(op)? }
+            }
+            _ => {
+                self.check_fields(op, &[], &[])?;
+                match op {
+                    "render" => OpKind::Render,
+                    "tool_defs" => OpKind::ToolDefs,
+                    "pins" => OpKind::Pins,
+                    _ => OpKind::Digests,
+                }
+            }
+        };
+        self.check_schema()?;
+        Ok(kind)
+    }
+}
+
+/// The column of the first non-blank byte.
+fn first_column(raw: &str) -> usize {
+    raw.find(|c: char| !matches!(c, ' ' | '\t' | '\r')).unwrap_or(0) + 1
+}
+
+/// The column of a top-level key of the object on `raw` (the line is valid
+/// JSON: strings and nesting can be tracked by bytes).
+fn key_column(raw: &str, key: &str) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let mut expect_key = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => {
+                depth += 1;
+                expect_key = depth == 1 && bytes[i] == b'{';
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => expect_key = true,
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if expect_key && depth == 1 {
+                    let literal = raw.get(start..=i.min(bytes.len() - 1))?;
+                    if serde_json::from_str::<String>(literal).ok().as_deref() == Some(key) {
+                        return Some(start + 1);
+                    }
+                    expect_key = false;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        match parse(text.as_bytes()) {
+            Ok(_) => "ok".to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    const HEAD: &str = "{\"op\":\"session\",\"format\":1,\"about\":\"t\"}\n";
+
+    #[test]
+    fn well_formed_session_parses() {
+        let text = format!("{HEAD}\n{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"render\"}}\n");
+        let session = parse(text.as_bytes()).expect("well formed");
+        assert_eq!(session.about(), "t");
+        assert_eq!(session.ops().iter().map(|o| (o.line, o.kind.name())).collect::<Vec<_>>(), [(3, "start"), (4, "render")]);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(error(""), "1:1: the session is empty; its first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}");
+        assert_eq!(error(&format!("{HEAD}{{\"op\":\"render\"}}")), "2:1: op \"render\" needs a started run; put {\"op\":\"start\",\"mode\":\"chat\"} before it");
+        assert_eq!(error(&format!("{HEAD}{{\"op\":\"nope\"}}")), "2:2: unknown op \"nope\"; the ops are session, tool, skill, carried_skill, dev, start, render, tool_defs, describe, call, switch_mode, expand, pins, digests");
+        assert_eq!(error(&format!("{HEAD}{{\"op\":\"describe\"}}")), "2:1: op \"describe\" is missing field \"name\"");
+        assert_eq!(error(&format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"describe\", \"name\":3}}")), "3:19: field \"name\" of op \"describe\" must be a string, not integer");
+        assert_eq!(error(&format!("{HEAD}{{\"op\":\"start\",")), "2:14: invalid JSON: EOF while parsing a value");
+        assert_eq!(error("{\"op\":\"start\",\"mode\":\"chat\"}"), "1:1: the first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}, not op \"start\"");
+        let twice = format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"start\",\"mode\":\"work\"}}");
+        assert_eq!(error(&twice), "3:1: the run already started on line 2; a session has one start");
+        let mut bad = HEAD.as_bytes().to_vec();
+        bad.extend_from_slice(b"{\"op\":\"dev\",\"text\":\"a\xffb\"}");
+        assert_eq!(parse(&bad).map_err(|e| e.to_string()), Err("2:22: the file is not valid UTF-8".to_string()));
+        assert_eq!(error(&format!("{HEAD}{{\"op\":\"dev\",\"text\":\"x\",\"extra\":1}}")), "2:24: op \"dev\" has no field \"extra\"");
+    }
+}

@@ -1,0 +1,52 @@
+//! The harness: everything that touches paths, files, terminals and exit
+//! codes. It uses only the library's public API.
+
+pub mod args;
+mod corpus;
+mod replay;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use args::{Cli, Command};
+
+/// The documented exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Everything passed.
+    Pass = 0,
+    /// A failure: mismatch, broken invariant, malformed session, difference.
+    Fail = 1,
+    /// A usage or I/O error.
+    Usage = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<Exit> {
+    match cli.command {
+        Command::Check(_args) => anyhow::bail!("check is not built yet"),
+        Command::Replay(args) => replay::run(&args),
+        Command::Vocab => {
+            emit(&disclose::vocabulary_text())?;
+            Ok(Exit::Pass)
+        }
+    }
+}
+
+/// Writes `text` to stdout. A closed pipe (`disclose replay x | head`) is
+/// not an error: the reader has what it wanted.
+pub fn emit(text: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
