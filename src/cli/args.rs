@@ -18,37 +18,19 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Replay every session under DIR and gate on goldens and invariants.
-    Check(CheckArgs),
+    Check(super::check::CheckArgs),
     /// Print a session's transcript, or write a transcript tree with --out.
     Replay(ReplayArgs),
     /// Print the sealed refusal vocabulary.
     Vocab,
-}
-
-/// `disclose check`.
-#[derive(Debug, clap::Args)]
-pub struct CheckArgs {
-    /// The corpus directory.
-    #[arg(default_value = "corpora")]
-    pub dir: PathBuf,
-    /// The golden directory.
-    #[arg(long, default_value = "golden")]
-    pub golden: PathBuf,
-    /// Write goldens from the replays and delete orphans (never when CI is set).
-    #[arg(long)]
-    pub bless: bool,
-    /// Write a JSON report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write a JUnit XML report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Write a Markdown summary (for a CI step summary) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// Check only this machine's share: `hash:K/N`, 1 <= K <= N.
-    #[arg(long, value_name = "hash:K/N")]
-    pub partition: Option<String>,
+    /// Compare two transcript trees (or files): what changed, and what it costs.
+    Diff(super::diff::DiffArgs),
+    /// Generate catalogs and sessions and check every invariant on each.
+    Fuzz(super::fuzz::FuzzArgs),
+    /// Turn a provider's tool list into session lines.
+    Import(super::import::ImportArgs),
+    /// Request bytes per session under the dormant, eager and deferred strategies.
+    Cost(super::cost::CostArgs),
 }
 
 /// `disclose replay`.

@@ -2,7 +2,12 @@
 //! codes. It uses only the library's public API.
 
 pub mod args;
+mod check;
 mod corpus;
+mod cost;
+mod diff;
+mod fuzz;
+mod import;
 mod replay;
 
 use std::process::ExitCode;
@@ -31,7 +36,11 @@ impl From<Exit> for ExitCode {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<Exit> {
     match cli.command {
-        Command::Check(_args) => anyhow::bail!("check is not built yet"),
+        Command::Check(args) => check::run(&args),
+        Command::Diff(args) => diff::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
+        Command::Import(args) => import::run(&args),
+        Command::Cost(args) => cost::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Vocab => {
             emit(&disclose::vocabulary_text())?;
