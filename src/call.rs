@@ -98,7 +98,10 @@ impl Run {
             .filter(|t| t.name() != CALL)
             .map(|t| (levenshtein(&asked, t.name()), t.name()))
             .collect();
-        ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.as_bytes().cmp(b.1.as_bytes())));
+        ranked.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+        });
         Refusal::Unknown {
             name: name.to_string(),
             nearest: ranked

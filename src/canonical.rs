@@ -123,14 +123,29 @@ mod tests {
         let s = "q\"b\\\u{8}\u{c}\n\r\t\u{1}\u{1f}\u{7f}é…";
         let expected = serde_json::to_string(s).expect("a str always serializes");
         assert_eq!(canonical(&json!(s)), expected);
-        assert_eq!(canonical(&json!(s)), "\"q\\\"b\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\u{7f}é…\"");
+        assert_eq!(
+            canonical(&json!(s)),
+            "\"q\\\"b\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\u{7f}é…\""
+        );
     }
 
     #[test]
     fn numbers_print_as_serde_json_displays_them() {
-        for text in ["0", "-1", "18446744073709551615", "-9223372036854775808", "1.0", "0.1", "1e300", "-2.5e-7", "1.5"] {
+        for text in [
+            "0",
+            "-1",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1.0",
+            "0.1",
+            "1e300",
+            "-2.5e-7",
+            "1.5",
+        ] {
             let n: Value = serde_json::from_str(text).expect("valid number");
-            let Value::Number(number) = &n else { unreachable!("parsed a number") };
+            let Value::Number(number) = &n else {
+                unreachable!("parsed a number")
+            };
             assert_eq!(canonical(&n), number.to_string(), "{text}");
         }
         assert_eq!(canonical(&json!(1.0)), "1.0");

@@ -16,7 +16,7 @@ use crate::hint::hint;
 use crate::mode::{Mode, Profile};
 use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
 use crate::refusal::{HashReason, Kind, Refusal, SchemaReason};
-use crate::run::Run;
+use crate::run::{Run, ToolDef};
 use crate::search::Words;
 use crate::{CALL, DESCRIBE};
 
@@ -110,6 +110,14 @@ impl AdmittedTool {
     pub(crate) fn words(&self) -> &Words {
         &self.words
     }
+    /// The tool's definition as a request's tool list would carry it.
+    pub fn tool_def(&self) -> ToolDef {
+        ToolDef {
+            name: self.name.clone(),
+            description: self.description.trim().to_string(),
+            input_schema: self.input_schema.clone(),
+        }
+    }
 }
 
 /// How a skill came in (seed 001 §8-11): two doors, not a flag.
@@ -200,7 +208,9 @@ impl Catalog {
         };
         for decl in [crate::describe_decl(), crate::call_decl()] {
             let tool = AdmittedTool::new(&decl, decl.name.clone());
-            catalog.keys.insert(normalization_key(&tool.name), tool.name.clone());
+            catalog
+                .keys
+                .insert(normalization_key(&tool.name), tool.name.clone());
             catalog.tools.insert(tool.name.clone(), tool);
         }
         catalog
@@ -253,7 +263,13 @@ impl Catalog {
         let door = Door::Shelf {
             address: decl.address.clone(),
         };
-        self.admit_skill_through(&decl.name, &decl.disclosure, door, decl.hash.clone(), &decl.package)
+        self.admit_skill_through(
+            &decl.name,
+            &decl.disclosure,
+            door,
+            decl.hash.clone(),
+            &decl.package,
+        )
     }
 
     /// Admits a carried skill (the catalog holds its body); its pinned hash
@@ -273,7 +289,13 @@ impl Catalog {
         let door = Door::Carried {
             body: decl.body.clone(),
         };
-        self.admit_skill_through(&decl.name, &decl.disclosure, door, Some(hash), &decl.package)
+        self.admit_skill_through(
+            &decl.name,
+            &decl.disclosure,
+            door,
+            Some(hash),
+            &decl.package,
+        )
     }
 
     /// Sets the build-held dev line, shown by `render` as `dev: <text>`.
@@ -323,7 +345,11 @@ impl Catalog {
     /// one more admission can be counted. Returns the next generation.
     fn check_unheld(&self, name: &str) -> Result<u64, Refusal> {
         if self.tools.contains_key(name) || self.skills.contains_key(name) {
-            let holder = if self.tools.contains_key(name) { Kind::Tool } else { Kind::Skill };
+            let holder = if self.tools.contains_key(name) {
+                Kind::Tool
+            } else {
+                Kind::Skill
+            };
             return Err(Refusal::Duplicate {
                 name: name.to_string(),
                 holder,

@@ -163,7 +163,10 @@ mod tests {
     #[test]
     fn exact_fit_is_hinted() {
         let packed = pack(20, [e(20, 8)]);
-        assert_eq!((packed.shown, packed.used, packed.left), (vec![Shown::Hinted], 20, 0));
+        assert_eq!(
+            (packed.shown, packed.used, packed.left),
+            (vec![Shown::Hinted], 20, 0)
+        );
     }
 
     #[test]

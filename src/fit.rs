@@ -143,7 +143,11 @@ pub fn fit(schema: &Value, args: &Value) -> Result<(), Vec<Violation>> {
         }
     }
 
-    if violations.is_empty() { Ok(()) } else { Err(violations) }
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(violations)
+    }
 }
 
 #[cfg(test)]
@@ -160,8 +164,14 @@ mod tests {
 
     #[test]
     fn not_an_object_stops() {
-        assert_eq!(lines(json!({"required": ["a"]}), json!([1])), ["args is array, not an object"]);
-        assert_eq!(lines(json!({}), json!(1.5)), ["args is number, not an object"]);
+        assert_eq!(
+            lines(json!({"required": ["a"]}), json!([1])),
+            ["args is array, not an object"]
+        );
+        assert_eq!(
+            lines(json!({}), json!(1.5)),
+            ["args is number, not an object"]
+        );
     }
 
     #[test]
@@ -187,6 +197,9 @@ mod tests {
     #[test]
     fn integral_floats_are_integers_and_numbers_take_integers() {
         let schema = json!({"properties": {"n": {"type": "integer"}, "x": {"type": "number"}}});
-        assert_eq!(lines(schema, json!({"n": 1.0, "x": 3})), Vec::<String>::new());
+        assert_eq!(
+            lines(schema, json!({"n": 1.0, "x": 3})),
+            Vec::<String>::new()
+        );
     }
 }

@@ -16,7 +16,12 @@ const ELLIPSIS: &str = "…";
 /// `". "`; controls as spaces; and past 80 bytes, cut at the largest char
 /// boundary ≤ 77, trailing whitespace removed, and `…` appended.
 pub fn hint(text: &str) -> String {
-    let first_line = text.trim().split('\n').next().unwrap_or_default().trim_end();
+    let first_line = text
+        .trim()
+        .split('\n')
+        .next()
+        .unwrap_or_default()
+        .trim_end();
     let sentence = match first_line.find(". ") {
         Some(at) => &first_line[..=at],
         None => first_line,

@@ -30,17 +30,35 @@ pub const INVARIANTS: [(&str, &str); 8] = [
     ("I1", "every dormant index is at most 1024 bytes"),
     ("I2", "every refusal code is in the vocabulary"),
     ("I3", "replaying twice gives identical bytes"),
-    ("I4", "removing every admitted:false declaration changes no byte of render or tool_defs"),
+    (
+        "I4",
+        "removing every admitted:false declaration changes no byte of render or tool_defs",
+    ),
     ("I5", "no name is both in tool_defs and in the index"),
-    ("I6", "every routed call keeps its id, names an admitted tool other than call, and its args fit"),
-    ("I7", "render and tool_defs after switch_mode equal those before"),
-    ("I8", "a call of an unadmitted name other than call is refused call.unknown"),
+    (
+        "I6",
+        "every routed call keeps its id, names an admitted tool other than call, and its args fit",
+    ),
+    (
+        "I7",
+        "render and tool_defs after switch_mode equal those before",
+    ),
+    (
+        "I8",
+        "a call of an unadmitted name other than call is refused call.unknown",
+    ),
 ];
 
 /// Checks I1–I8 on `replayed`, the replay of `session`.
 pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
     let mut breaches = Vec::new();
-    let mut breach = |invariant, line, message: String| breaches.push(Breach { invariant, line, message });
+    let mut breach = |invariant, line, message: String| {
+        breaches.push(Breach {
+            invariant,
+            line,
+            message,
+        })
+    };
 
     // I1, I5: every render's index, read back from its bytes.
     let resident: BTreeSet<&str> = replayed
@@ -51,32 +69,63 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
     for step in replayed.steps.iter().filter(|s| s.op == "render") {
         let index = index_of(&step.output);
         if index.len() > DORMANT_INDEX_CEILING {
-            breach("I1", step.line, format!("the dormant index is {} bytes", index.len()));
+            breach(
+                "I1",
+                step.line,
+                format!("the dormant index is {} bytes", index.len()),
+            );
         }
         for name in indexed_names(index) {
             if resident.contains(name) {
-                breach("I5", step.line, format!("\"{name}\" is in tool_defs and in the index"));
+                breach(
+                    "I5",
+                    step.line,
+                    format!("\"{name}\" is in tool_defs and in the index"),
+                );
             }
         }
     }
 
     // I2: every `refused` line names a code of the vocabulary, with its class.
-    let known: BTreeSet<(&str, &str)> = vocabulary().iter().map(|v| (v.code, v.class.as_str())).collect();
+    let known: BTreeSet<(&str, &str)> = vocabulary()
+        .iter()
+        .map(|v| (v.code, v.class.as_str()))
+        .collect();
     for step in &replayed.steps {
         for line in step.output.lines().filter(|l| l.starts_with("refused ")) {
             let mut words = line.splitn(3, ' ').skip(1);
             let class = words.next().unwrap_or_default();
-            let code = words.next().and_then(|w| w.split(':').next()).unwrap_or_default();
+            let code = words
+                .next()
+                .and_then(|w| w.split(':').next())
+                .unwrap_or_default();
             if !known.contains(&(code, class)) {
-                breach("I2", step.line, format!("\"{class} {code}\" is not in the vocabulary"));
+                breach(
+                    "I2",
+                    step.line,
+                    format!("\"{class} {code}\" is not in the vocabulary"),
+                );
             }
         }
     }
 
     // I3: determinism.
     let again = replay(session);
-    if let Some((a, b)) = replayed.steps.iter().zip(&again.steps).find(|(a, b)| a.output != b.output) {
-        breach("I3", a.line, format!("a second replay gave {} bytes instead of {}", b.output.len(), a.output.len()));
+    if let Some((a, b)) = replayed
+        .steps
+        .iter()
+        .zip(&again.steps)
+        .find(|(a, b)| a.output != b.output)
+    {
+        breach(
+            "I3",
+            a.line,
+            format!(
+                "a second replay gave {} bytes instead of {}",
+                b.output.len(),
+                a.output.len()
+            ),
+        );
     }
 
     // I4 and I7: a re-replay without the unadmitted declarations, or without
@@ -89,36 +138,69 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
             .collect()
     };
     let original = prefix_outputs(replayed);
-    let unadmitted = |k: &OpKind| matches!(k, OpKind::Tool { admitted: false, .. });
+    let unadmitted = |k: &OpKind| {
+        matches!(
+            k,
+            OpKind::Tool {
+                admitted: false,
+                ..
+            }
+        )
+    };
     let switch = |k: &OpKind| matches!(k, OpKind::SwitchMode { .. });
-    for (id, drop) in [("I4", &unadmitted as &dyn Fn(&OpKind) -> bool), ("I7", &switch)] {
+    for (id, drop) in [
+        ("I4", &unadmitted as &dyn Fn(&OpKind) -> bool),
+        ("I7", &switch),
+    ] {
         if !session.ops().iter().any(|op| drop(&op.kind)) {
             continue;
         }
         let other = prefix_outputs(&replay(&session.without(drop)));
         if let Some(((line, _), _)) = original.iter().zip(&other).find(|(a, b)| a.1 != b.1) {
-            breach(id, *line, "the prefix bytes differ on the re-replay".to_string());
+            breach(
+                id,
+                *line,
+                "the prefix bytes differ on the re-replay".to_string(),
+            );
         }
     }
 
     // I6 and I8: the call door, op by op.
-    let Some(run) = &replayed.run else { return breaches };
+    let Some(run) = &replayed.run else {
+        return breaches;
+    };
     for (op, step) in session.ops().iter().zip(&replayed.steps) {
-        let OpKind::Call(call) = &op.kind else { continue };
+        let OpKind::Call(call) = &op.kind else {
+            continue;
+        };
         let through_call = call.name == CALL;
         if let (true, Outcome::Routed(routed)) = (through_call, &step.outcome) {
             let tool = run.admitted_tool(&routed.name);
             if routed.id != call.id || routed.name == CALL || tool.is_none() {
-                breach("I6", op.line, format!("the call was routed to \"{}\" with id \"{}\"", routed.name, routed.id));
+                breach(
+                    "I6",
+                    op.line,
+                    format!(
+                        "the call was routed to \"{}\" with id \"{}\"",
+                        routed.name, routed.id
+                    ),
+                );
             }
             if let Some(tool) = tool
                 && fit(tool.input_schema(), &routed.args).is_err()
             {
-                breach("I6", op.line, format!("the args routed to \"{}\" do not fit", routed.name));
+                breach(
+                    "I6",
+                    op.line,
+                    format!("the args routed to \"{}\" do not fit", routed.name),
+                );
             }
         }
         let target = if through_call {
-            call.args.as_object().filter(|o| o.contains_key("args")).and_then(|o| o.get("name")?.as_str())
+            call.args
+                .as_object()
+                .filter(|o| o.contains_key("args"))
+                .and_then(|o| o.get("name")?.as_str())
         } else {
             Some(call.name.as_str())
         };
@@ -127,7 +209,11 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
             && run.admitted_tool(target).is_none()
             && !matches!(&step.outcome, Outcome::Refused(r) if r.code() == "call.unknown")
         {
-            breach("I8", op.line, format!("the unadmitted \"{target}\" was not refused call.unknown"));
+            breach(
+                "I8",
+                op.line,
+                format!("the unadmitted \"{target}\" was not refused call.unknown"),
+            );
         }
     }
     breaches
@@ -137,12 +223,19 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
 /// header, the mode line and the optional dev line.
 pub fn index_of(render: &str) -> &str {
     let mut rest = render;
-    for (i, prefix) in ["## Capabilities\n", "mode: ", "dev: "].into_iter().enumerate() {
+    for (i, prefix) in ["## Capabilities\n", "mode: ", "dev: "]
+        .into_iter()
+        .enumerate()
+    {
         if i < 2 || rest.starts_with(prefix) {
             rest = rest.split_once('\n').map_or("", |(_, after)| after);
         }
     }
-    if rest.starts_with(INDEX_HEADER) { rest } else { "" }
+    if rest.starts_with(INDEX_HEADER) {
+        rest
+    } else {
+        ""
+    }
 }
 
 /// The names an index lists (tools and skills alike).

@@ -15,7 +15,11 @@ fn main() -> ExitCode {
     let args = match cli::args::Cli::try_parse() {
         Ok(args) => args,
         Err(error) => {
-            let code = if error.use_stderr() { cli::Exit::Usage } else { cli::Exit::Pass };
+            let code = if error.use_stderr() {
+                cli::Exit::Usage
+            } else {
+                cli::Exit::Pass
+            };
             let _ = error.print();
             return code.into();
         }

@@ -43,7 +43,9 @@ impl fmt::Display for Mode {
 }
 
 /// The union of every mode's core, in the order resident tools are listed.
-pub const RESIDENT_ORDER: [&str; 7] = ["read", "search", "status", "describe", "call", "edit", "exec"];
+pub const RESIDENT_ORDER: [&str; 7] = [
+    "read", "search", "status", "describe", "call", "edit", "exec",
+];
 
 /// The resident tools allowed to run in `mode`, the two doors included.
 pub fn core_tools(mode: Mode) -> &'static [&'static str] {
@@ -136,7 +138,10 @@ mod tests {
     #[test]
     fn edit_and_exec_are_gated_in_chat_only() {
         for name in ["edit", "exec"] {
-            assert_eq!(mode_admits(Mode::Chat, name).map_err(|r| r.code()), Err("gate.mode"));
+            assert_eq!(
+                mode_admits(Mode::Chat, name).map_err(|r| r.code()),
+                Err("gate.mode")
+            );
             assert_eq!(mode_admits(Mode::Work, name), Ok(()));
         }
         for name in ["read", "describe", "call", "github__create_issue"] {

@@ -399,11 +399,36 @@ pub fn vocabulary() -> Vec<VocabEntry> {
     };
     use Class::{GateDenied as G, InvalidArgs as I};
     vec![
-        row("admit.frozen", I, "the run has started; \"<name>\" was not admitted", vec![]),
-        row("admit.origin", I, "origin \"<origin>\" is not lowercase letters, digits and inner hyphens", vec![]),
-        row("admit.name", I, "\"<name>\" is not 1 to 64 of A-Z a-z 0-9 _ -", vec![]),
-        row("admit.reserved", I, "\"<name>\" is reserved for the catalog's own door", vec![]),
-        row("admit.disclosure", I, "\"<name>\" has an empty disclosure", vec![]),
+        row(
+            "admit.frozen",
+            I,
+            "the run has started; \"<name>\" was not admitted",
+            vec![],
+        ),
+        row(
+            "admit.origin",
+            I,
+            "origin \"<origin>\" is not lowercase letters, digits and inner hyphens",
+            vec![],
+        ),
+        row(
+            "admit.name",
+            I,
+            "\"<name>\" is not 1 to 64 of A-Z a-z 0-9 _ -",
+            vec![],
+        ),
+        row(
+            "admit.reserved",
+            I,
+            "\"<name>\" is reserved for the catalog's own door",
+            vec![],
+        ),
+        row(
+            "admit.disclosure",
+            I,
+            "\"<name>\" has an empty disclosure",
+            vec![],
+        ),
         row(
             "admit.schema",
             I,
@@ -416,10 +441,30 @@ pub fn vocabulary() -> Vec<VocabEntry> {
             "\"<name>\" declares hash <given> but <reason>",
             texts(HashReason::ALL, HashReason::text),
         ),
-        row("admit.duplicate", I, "\"<name>\" is already admitted as a <tool|skill>", vec![]),
-        row("admit.collision", I, "\"<name>\" collides with \"<holder>\" after provider normalization", vec![]),
-        row("admit.generation", I, "the catalog generation would overflow", vec![]),
-        row("describe.query", I, "the query <reason>", texts(QueryReason::ALL, QueryReason::text)),
+        row(
+            "admit.duplicate",
+            I,
+            "\"<name>\" is already admitted as a <tool|skill>",
+            vec![],
+        ),
+        row(
+            "admit.collision",
+            I,
+            "\"<name>\" collides with \"<holder>\" after provider normalization",
+            vec![],
+        ),
+        row(
+            "admit.generation",
+            I,
+            "the catalog generation would overflow",
+            vec![],
+        ),
+        row(
+            "describe.query",
+            I,
+            "the query <reason>",
+            texts(QueryReason::ALL, QueryReason::text),
+        ),
         row(
             "call.shape",
             I,
@@ -433,22 +478,42 @@ pub fn vocabulary() -> Vec<VocabEntry> {
             "no admitted tool is named \"<name>\"; nearest: <a>, <b>, <c> (; nothing is admitted)",
             vec![],
         ),
-        row("call.not_offered", I, "\"<name>\" is dormant; run it through call", vec![]),
+        row(
+            "call.not_offered",
+            I,
+            "\"<name>\" is dormant; run it through call",
+            vec![],
+        ),
         row(
             "call.misfit",
             I,
             "args for \"<name>\" do not fit its input schema: <violations joined by \"; \">",
             crate::fit::VIOLATION_TEMPLATES.to_vec(),
         ),
-        row("gate.mode", G, "\"<name>\" does not run in <mode> mode", vec![]),
+        row(
+            "gate.mode",
+            G,
+            "\"<name>\" does not run in <mode> mode",
+            vec![],
+        ),
         row(
             "approval.child_unattended",
             G,
             "\"<name>\" needs a human's approval, and no human is attached to this child",
             vec![],
         ),
-        row("profile.narrowed", G, "\"<name>\" is not offered to a <profile> child", vec![]),
-        row("expand.unknown", I, "nothing admitted is named \"<name>\"", vec![]),
+        row(
+            "profile.narrowed",
+            G,
+            "\"<name>\" is not offered to a <profile> child",
+            vec![],
+        ),
+        row(
+            "expand.unknown",
+            I,
+            "nothing admitted is named \"<name>\"",
+            vec![],
+        ),
     ]
 }
 
@@ -458,7 +523,10 @@ pub fn vocabulary() -> Vec<VocabEntry> {
 pub fn vocabulary_text() -> String {
     let mut out = String::from("disclose vocabulary 1\n");
     for entry in vocabulary() {
-        out.push_str(&format!("{} {} {}\n", entry.code, entry.class, entry.template));
+        out.push_str(&format!(
+            "{} {} {}\n",
+            entry.code, entry.class, entry.template
+        ));
         for reason in &entry.reasons {
             out.push_str(&format!("  reason: {reason}\n"));
         }
@@ -481,28 +549,60 @@ mod tests {
             Refusal::Name { name: name() },
             Refusal::Reserved { name: name() },
             Refusal::Disclosure { name: name() },
-            Refusal::Schema { name: name(), reason: SchemaReason::NotObject },
-            Refusal::Hash { name: name(), given: name(), reason: HashReason::NotHex },
-            Refusal::Duplicate { name: name(), holder: Kind::Tool },
-            Refusal::Collision { name: name(), holder: name() },
+            Refusal::Schema {
+                name: name(),
+                reason: SchemaReason::NotObject,
+            },
+            Refusal::Hash {
+                name: name(),
+                given: name(),
+                reason: HashReason::NotHex,
+            },
+            Refusal::Duplicate {
+                name: name(),
+                holder: Kind::Tool,
+            },
+            Refusal::Collision {
+                name: name(),
+                holder: name(),
+            },
             Refusal::Generation,
-            Refusal::Query { reason: QueryReason::Empty },
-            Refusal::Shape { reason: ShapeReason::NotObject },
+            Refusal::Query {
+                reason: QueryReason::Empty,
+            },
+            Refusal::Shape {
+                reason: ShapeReason::NotObject,
+            },
             Refusal::Itself,
-            Refusal::Unknown { name: name(), nearest: vec![] },
+            Refusal::Unknown {
+                name: name(),
+                nearest: vec![],
+            },
             Refusal::NotOffered { name: name() },
-            Refusal::Misfit { name: name(), violations: vec![], schema: "{}".into() },
-            Refusal::GateMode { name: name(), mode: Mode::Chat },
+            Refusal::Misfit {
+                name: name(),
+                violations: vec![],
+                schema: "{}".into(),
+            },
+            Refusal::GateMode {
+                name: name(),
+                mode: Mode::Chat,
+            },
             Refusal::ChildUnattended { name: name() },
-            Refusal::Narrowed { name: name(), profile: Profile::Scout },
+            Refusal::Narrowed {
+                name: name(),
+                profile: Profile::Scout,
+            },
             Refusal::ExpandUnknown { name: name() },
         ]
     }
 
     #[test]
     fn vocabulary_and_enum_name_the_same_codes_and_classes() {
-        let from_enum: BTreeSet<(&str, Class)> =
-            one_of_each().iter().map(|r| (r.code(), r.class())).collect();
+        let from_enum: BTreeSet<(&str, Class)> = one_of_each()
+            .iter()
+            .map(|r| (r.code(), r.class()))
+            .collect();
         let from_table: BTreeSet<(&str, Class)> =
             vocabulary().iter().map(|v| (v.code, v.class)).collect();
         assert_eq!(from_enum, from_table);

@@ -92,27 +92,43 @@ fn short(hash: &str) -> &str {
 
 fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
     match (state, kind) {
-        (_, OpKind::Tool { decl, admitted: false }) => {
+        (
+            _,
+            OpKind::Tool {
+                decl,
+                admitted: false,
+            },
+        ) => {
             // SPEC §0: an unadmitted capability never reaches the catalog.
             done(format!("unadmitted tool {}/{}\n", decl.origin, decl.name))
         }
-        (State::Building(catalog), OpKind::Tool { decl, .. }) => answer(catalog.admit_tool(decl).map(|tool| {
-            format!(
-                "admitted tool {} (effect {}, approval {}, digest {})\n",
-                tool.name(),
-                tool.effect(),
-                tool.approval(),
-                short(tool.digest())
-            )
-        })),
-        (State::Building(catalog), OpKind::Skill(decl)) => answer(catalog.admit_skill(decl).map(|skill| {
-            let hash = skill.hash().map_or("no hash".to_string(), |h| format!("hash {}", short(h)));
-            format!("admitted skill {} (shelf, {hash})\n", skill.name())
-        })),
+        (State::Building(catalog), OpKind::Tool { decl, .. }) => {
+            answer(catalog.admit_tool(decl).map(|tool| {
+                format!(
+                    "admitted tool {} (effect {}, approval {}, digest {})\n",
+                    tool.name(),
+                    tool.effect(),
+                    tool.approval(),
+                    short(tool.digest())
+                )
+            }))
+        }
+        (State::Building(catalog), OpKind::Skill(decl)) => {
+            answer(catalog.admit_skill(decl).map(|skill| {
+                let hash = skill
+                    .hash()
+                    .map_or("no hash".to_string(), |h| format!("hash {}", short(h)));
+                format!("admitted skill {} (shelf, {hash})\n", skill.name())
+            }))
+        }
         (State::Building(catalog), OpKind::CarriedSkill(decl)) => {
             answer(catalog.admit_carried_skill(decl).map(|skill| {
                 let hash = skill.hash().unwrap_or_default();
-                format!("admitted skill {} (carried, hash {})\n", skill.name(), short(hash))
+                format!(
+                    "admitted skill {} (carried, hash {})\n",
+                    skill.name(),
+                    short(hash)
+                )
             }))
         }
         (State::Started(run), OpKind::Tool { decl, .. }) => refused(run.admit_tool(decl)),
@@ -123,7 +139,9 @@ fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
             done("dev line set\n".to_string())
         }
         (state @ State::Building(_), OpKind::Start { mode, profile }) => {
-            let State::Building(catalog) = std::mem::replace(state, State::Building(Catalog::new())) else {
+            let State::Building(catalog) =
+                std::mem::replace(state, State::Building(Catalog::new()))
+            else {
                 return done(String::new());
             };
             let run = match profile {
@@ -131,34 +149,49 @@ fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
                 Some(profile) => catalog.start_child(*mode, *profile),
             };
             let child = profile.map_or(String::new(), |p| format!(" as a {p} child"));
-            let line = format!("run started in {mode} mode{child} at generation {}\n", run.generation());
+            let line = format!(
+                "run started in {mode} mode{child} at generation {}\n",
+                run.generation()
+            );
             *state = State::Started(run);
             done(line)
         }
         (State::Started(run), OpKind::Render) => done(run.render()),
-        (State::Started(run), OpKind::ToolDefs) => done(run.tool_defs().iter().fold(String::new(), |mut out, def| {
-            out.push_str(&def.canonical());
-            out.push('\n');
-            out
-        })),
+        (State::Started(run), OpKind::ToolDefs) => {
+            done(run.tool_defs().iter().fold(String::new(), |mut out, def| {
+                out.push_str(&def.canonical());
+                out.push('\n');
+                out
+            }))
+        }
         (State::Started(run), OpKind::Describe { name }) => answer(run.describe(name)),
         (State::Started(run), OpKind::Call(call)) => match run.call(call) {
             Ok(routed) => (
-                format!("routed {} {} {}\n", routed.id, routed.name, canonical(&routed.args)),
+                format!(
+                    "routed {} {} {}\n",
+                    routed.id,
+                    routed.name,
+                    canonical(&routed.args)
+                ),
                 Outcome::Routed(routed),
             ),
             Err(refusal) => refused(refusal),
         },
         (State::Started(run), OpKind::SwitchMode { mode }) => done(run.switch_mode(*mode)),
         (State::Started(run), OpKind::Expand { name }) => answer(run.expand(name)),
-        (State::Started(run), OpKind::Pins) => done(run.skill_pins().iter().fold(String::new(), |mut out, pin| {
-            let _ = writeln!(out, "{} {}", pin.name, pin.hash);
-            out
-        })),
-        (State::Started(run), OpKind::Digests) => done(run.digests().iter().fold(String::new(), |mut out, (name, digest)| {
-            let _ = writeln!(out, "{name} {digest}");
-            out
-        })),
+        (State::Started(run), OpKind::Pins) => {
+            done(run.skill_pins().iter().fold(String::new(), |mut out, pin| {
+                let _ = writeln!(out, "{} {}", pin.name, pin.hash);
+                out
+            }))
+        }
+        (State::Started(run), OpKind::Digests) => done(run.digests().iter().fold(
+            String::new(),
+            |mut out, (name, digest)| {
+                let _ = writeln!(out, "{name} {digest}");
+                out
+            },
+        )),
         // `session::parse` rejects every other order (a query before
         // `start`, a second `start`, `dev` after `start`), and only it
         // builds a `Session`.

@@ -68,16 +68,13 @@ pub struct Run {
 
 impl Run {
     pub(crate) fn new(catalog: Catalog, mode: Mode, profile: Option<Profile>) -> Run {
-        let offered = |tool: &AdmittedTool| profile.is_none_or(|p| p.offers(tool.effect(), tool.approval()));
+        let offered =
+            |tool: &AdmittedTool| profile.is_none_or(|p| p.offers(tool.effect(), tool.approval()));
         let tool_defs: Vec<ToolDef> = RESIDENT_ORDER
             .iter()
             .filter_map(|name| catalog.tools.get(*name))
             .filter(|tool| offered(tool))
-            .map(|tool| ToolDef {
-                name: tool.name().to_string(),
-                description: tool.description().trim().to_string(),
-                input_schema: tool.input_schema().clone(),
-            })
+            .map(AdmittedTool::tool_def)
             .collect();
         let mut dormant = Vec::new();
         let mut search = SearchIndex::default();
@@ -85,11 +82,19 @@ impl Run {
             if !RESIDENT_ORDER.contains(&tool.name()) {
                 dormant.push(DormantLine::tool(tool.name(), tool.hint()));
             }
-            search.add(tool.name(), format!("- {}: {}\n", tool.name(), tool.hint()), tool.words());
+            search.add(
+                tool.name(),
+                format!("- {}: {}\n", tool.name(), tool.hint()),
+                tool.words(),
+            );
         }
         for skill in catalog.skills.values() {
             dormant.push(DormantLine::skill(skill.name(), skill.hint()));
-            search.add(skill.name(), format!("- skill {}: {}\n", skill.name(), skill.hint()), skill.words());
+            search.add(
+                skill.name(),
+                format!("- skill {}: {}\n", skill.name(), skill.hint()),
+                skill.words(),
+            );
         }
         Run {
             catalog,
@@ -166,7 +171,8 @@ impl Run {
     }
 
     pub(crate) fn offers(&self, tool: &AdmittedTool) -> bool {
-        self.profile.is_none_or(|p| p.offers(tool.effect(), tool.approval()))
+        self.profile
+            .is_none_or(|p| p.offers(tool.effect(), tool.approval()))
     }
 
     /// Whether `name` is in this run's tool list.
@@ -233,7 +239,9 @@ impl Run {
         }
         let hits = self.search.rank(query);
         if hits.is_empty() {
-            return Ok(format!("no capability is named \"{query}\", and no keyword matched\n"));
+            return Ok(format!(
+                "no capability is named \"{query}\", and no keyword matched\n"
+            ));
         }
         let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
         hits.into_iter().for_each(|line| out.push_str(line));
@@ -245,7 +253,10 @@ impl Run {
         let (standing, usage) = if self.is_resident(name) {
             ("resident", format!("use: call {name} directly\n"))
         } else {
-            ("dormant", format!("use: call {{\"name\":\"{name}\",\"args\":{{...}}}}\n"))
+            (
+                "dormant",
+                format!("use: call {{\"name\":\"{name}\",\"args\":{{...}}}}\n"),
+            )
         };
         format!(
             "tool {name}\nstanding: {standing}; effect: {}; approval: {}\n{}\ninput schema: {}\n{usage}",
@@ -294,7 +305,8 @@ impl Run {
     /// The descriptor digest of every tool this run is offered, by minted
     /// name (`describe` and `call` included).
     pub fn digests(&self) -> BTreeMap<&str, &str> {
-        self.offered_tools().map(|t| (t.name(), t.digest())).collect()
+        self.offered_tools()
+            .map(|t| (t.name(), t.digest()))
+            .collect()
     }
-
 }

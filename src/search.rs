@@ -52,8 +52,12 @@ impl SearchIndex {
         let id = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
         self.lines.push((sort_name.to_string(), hit_line));
         for word in words.name.union(&words.text) {
-            let weight = 3 * u32::from(words.name.contains(word)) + u32::from(words.text.contains(word));
-            self.postings.entry(word.clone()).or_default().push((id, weight));
+            let weight =
+                3 * u32::from(words.name.contains(word)) + u32::from(words.text.contains(word));
+            self.postings
+                .entry(word.clone())
+                .or_default()
+                .push((id, weight));
         }
     }
 
@@ -70,8 +74,14 @@ impl SearchIndex {
             .into_iter()
             .filter_map(|(id, score)| Some((score, self.lines.get(id as usize)?)))
             .collect();
-        hits.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.0.as_bytes().cmp(b.1.0.as_bytes())));
-        hits.into_iter().take(DESCRIBE_HITS).map(|(_, (_, line))| line.as_str()).collect()
+        hits.sort_unstable_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| a.1.0.as_bytes().cmp(b.1.0.as_bytes()))
+        });
+        hits.into_iter()
+            .take(DESCRIBE_HITS)
+            .map(|(_, (_, line))| line.as_str())
+            .collect()
     }
 }
 
@@ -81,7 +91,9 @@ mod tests {
 
     #[test]
     fn words_split_on_separators_and_lowercase() {
-        let w: Vec<String> = words("github__create_issue Créer-ISSUE 42x").into_iter().collect();
+        let w: Vec<String> = words("github__create_issue Créer-ISSUE 42x")
+            .into_iter()
+            .collect();
         assert_eq!(w, ["42x", "create", "créer", "github", "issue"]);
         assert!(words("").is_empty());
         assert!(words("__--  ..").is_empty());
@@ -90,10 +102,17 @@ mod tests {
     #[test]
     fn name_hits_outweigh_description_hits_and_ties_go_by_name() {
         let mut index = SearchIndex::default();
-        for (name, text) in [("b_issue", "x"), ("a_other", "an issue"), ("c_issue", "issue")] {
+        for (name, text) in [
+            ("b_issue", "x"),
+            ("a_other", "an issue"),
+            ("c_issue", "issue"),
+        ] {
             index.add(name, format!("- {name}"), &Words::of(name, text));
         }
-        assert_eq!(index.rank("issue issue"), ["- c_issue", "- b_issue", "- a_other"]);
+        assert_eq!(
+            index.rank("issue issue"),
+            ["- c_issue", "- b_issue", "- a_other"]
+        );
         assert!(index.rank("nothing").is_empty());
     }
 }

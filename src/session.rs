@@ -48,7 +48,12 @@ impl Session {
     pub(crate) fn without(&self, drop: impl Fn(&OpKind) -> bool) -> Session {
         Session {
             about: self.about.clone(),
-            ops: self.ops.iter().filter(|op| !drop(&op.kind)).cloned().collect(),
+            ops: self
+                .ops
+                .iter()
+                .filter(|op| !drop(&op.kind))
+                .cloned()
+                .collect(),
         }
     }
 }
@@ -139,7 +144,11 @@ impl OpKind {
     fn is_query(&self) -> bool {
         !matches!(
             self,
-            OpKind::Tool { .. } | OpKind::Skill(_) | OpKind::CarriedSkill(_) | OpKind::Dev { .. } | OpKind::Start { .. }
+            OpKind::Tool { .. }
+                | OpKind::Skill(_)
+                | OpKind::CarriedSkill(_)
+                | OpKind::Dev { .. }
+                | OpKind::Start { .. }
         )
     }
 }
@@ -186,7 +195,10 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
         let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-        let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
+        let line_start = before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |p| p + 1);
         SessionError {
             line,
             column: e.valid_up_to() - line_start + 1,
@@ -222,7 +234,9 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
         }
         match (&kind, started_at) {
             (OpKind::Start { .. }, Some(first)) => {
-                return Err(reader.error_at_start(format!("the run already started on line {first}; a session has one start")));
+                return Err(reader.error_at_start(format!(
+                    "the run already started on line {first}; a session has one start"
+                )));
             }
             (OpKind::Dev { .. }, Some(first)) => {
                 return Err(reader.error_at_start(format!(
@@ -266,7 +280,9 @@ impl<'a> LineReader<'a> {
     fn new(raw: &'a str, line: usize) -> Result<LineReader<'a>, SessionError> {
         let value: Value = serde_json::from_str(raw).map_err(|e| {
             let text = e.to_string();
-            let message = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
+            let message = text
+                .rfind(" at line ")
+                .map_or(text.as_str(), |at| &text[..at]);
             SessionError {
                 line,
                 column: e.column().max(1),
@@ -277,7 +293,10 @@ impl<'a> LineReader<'a> {
             return Err(SessionError {
                 line,
                 column: first_column(raw),
-                message: format!("an op line must be a JSON object, not {}", type_name(&value)),
+                message: format!(
+                    "an op line must be a JSON object, not {}",
+                    type_name(&value)
+                ),
             });
         };
         Ok(LineReader { raw, line, map })
@@ -302,15 +321,28 @@ impl<'a> LineReader<'a> {
     fn op(&self) -> Result<&'static str, SessionError> {
         match self.map.get("op") {
             None => Err(self.error_at_start("the line has no \"op\" field".to_string())),
-            Some(Value::String(op)) => OP_NAMES.iter().copied().find(|n| n == op).ok_or_else(|| {
-                self.error_at_key("op", format!("unknown op \"{op}\"; the ops are {}", OP_NAMES.join(", ")))
-            }),
-            Some(other) => Err(self.error_at_key("op", format!("field \"op\" must be a string, not {}", type_name(other)))),
+            Some(Value::String(op)) => {
+                OP_NAMES.iter().copied().find(|n| n == op).ok_or_else(|| {
+                    self.error_at_key(
+                        "op",
+                        format!("unknown op \"{op}\"; the ops are {}", OP_NAMES.join(", ")),
+                    )
+                })
+            }
+            Some(other) => Err(self.error_at_key(
+                "op",
+                format!("field \"op\" must be a string, not {}", type_name(other)),
+            )),
         }
     }
 
     /// Checks the op's field names, then the line against the shipped schema.
-    fn check_fields(&self, op: &str, required: &[&str], optional: &[&str]) -> Result<(), SessionError> {
+    fn check_fields(
+        &self,
+        op: &str,
+        required: &[&str],
+        optional: &[&str],
+    ) -> Result<(), SessionError> {
         for key in required {
             if !self.map.contains_key(*key) {
                 return Err(self.error_at_start(format!("op \"{op}\" is missing field \"{key}\"")));
@@ -319,7 +351,8 @@ impl<'a> LineReader<'a> {
         let mut keys: Vec<&String> = self.map.keys().collect();
         keys.sort_unstable();
         for key in keys {
-            if key != "op" && !required.contains(&key.as_str()) && !optional.contains(&key.as_str()) {
+            if key != "op" && !required.contains(&key.as_str()) && !optional.contains(&key.as_str())
+            {
                 return Err(self.error_at_key(key, format!("op \"{op}\" has no field \"{key}\"")));
             }
         }
@@ -329,14 +362,21 @@ impl<'a> LineReader<'a> {
     /// The shipped schema must accept every line the typed reader accepted.
     fn check_schema(&self) -> Result<(), SessionError> {
         let Some(validator) = schema() else {
-            return Err(self.error_at_start("corpora/session.schema.json does not compile".to_string()));
+            return Err(
+                self.error_at_start("corpora/session.schema.json does not compile".to_string())
+            );
         };
         let value = Value::Object(self.map.clone());
         match validator.iter_errors(&value).next() {
             None => Ok(()),
             Some(error) => {
                 let at = error.instance_path().to_string();
-                let key = at.trim_start_matches('/').split('/').next().unwrap_or_default().to_string();
+                let key = at
+                    .trim_start_matches('/')
+                    .split('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
                 Err(self.error_at_key(
                     &key,
                     format!("the line does not match corpora/session.schema.json at \"{at}\""),
@@ -363,14 +403,22 @@ impl<'a> LineReader<'a> {
     fn mode(&self, op: &str) -> Result<Mode, SessionError> {
         let text = self.string(op, "mode")?;
         Mode::parse(&text).ok_or_else(|| {
-            self.error_at_key("mode", format!("field \"mode\" of op \"{op}\" must be \"chat\" or \"work\", not \"{text}\""))
+            self.error_at_key(
+                "mode",
+                format!(
+                    "field \"mode\" of op \"{op}\" must be \"chat\" or \"work\", not \"{text}\""
+                ),
+            )
         })
     }
 
     fn mistyped(&self, op: &str, key: &str, expected: &str, found: &Value) -> SessionError {
         self.error_at_key(
             key,
-            format!("field \"{key}\" of op \"{op}\" must be {expected}, not {}", type_name(found)),
+            format!(
+                "field \"{key}\" of op \"{op}\" must be {expected}, not {}",
+                type_name(found)
+            ),
         )
     }
 
@@ -380,7 +428,10 @@ impl<'a> LineReader<'a> {
         if format.as_u64() != Some(FORMAT) {
             return Err(self.error_at_key(
                 "format",
-                format!("session format {} is not supported; this harness reads format {FORMAT}", crate::canonical::canonical(format)),
+                format!(
+                    "session format {} is not supported; this harness reads format {FORMAT}",
+                    crate::canonical::canonical(format)
+                ),
             ));
         }
         let about = self.string("session", "about")?;
@@ -390,13 +441,23 @@ impl<'a> LineReader<'a> {
 
     fn op_kind(&self, op: &'static str) -> Result<OpKind, SessionError> {
         let kind = match op {
-            "session" => return Err(self.error_at_key("op", "the header may only be the first line".to_string())),
+            "session" => {
+                return Err(
+                    self.error_at_key("op", "the header may only be the first line".to_string())
+                );
+            }
             "tool" => {
-                self.check_fields(op, &["origin", "name", "description", "input_schema"], &["effect", "approval", "admitted"])?;
+                self.check_fields(
+                    op,
+                    &["origin", "name", "description", "input_schema"],
+                    &["effect", "approval", "admitted"],
+                )?;
                 let admitted = match self.map.get("admitted") {
                     None => true,
                     Some(Value::Bool(b)) => *b,
-                    Some(other) => return Err(self.mistyped(op, "admitted", "true or false", other)),
+                    Some(other) => {
+                        return Err(self.mistyped(op, "admitted", "true or false", other));
+                    }
                 };
                 OpKind::Tool {
                     decl: ToolDecl {
@@ -455,7 +516,11 @@ impl<'a> LineReader<'a> {
             "describe" | "expand" => {
                 self.check_fields(op, &["name"], &[])?;
                 let name = self.string(op, "name")?;
-                if op == "describe" { OpKind::Describe { name } } else { OpKind::Expand { name } }
+                if op == "describe" {
+                    OpKind::Describe { name }
+                } else {
+                    OpKind::Expand { name }
+                }
             }
             "call" => {
                 self.check_fields(op, &["id", "name", "args"], &[])?;
@@ -467,7 +532,9 @@ impl<'a> LineReader<'a> {
             }
             "switch_mode" => {
                 self.check_fields(op, &["mode"], &[])?;
-                OpKind::SwitchMode { mode: self.mode(op)? }
+                OpKind::SwitchMode {
+                    mode: self.mode(op)?,
+                }
             }
             _ => {
                 self.check_fields(op, &[], &[])?;
@@ -486,7 +553,9 @@ impl<'a> LineReader<'a> {
 
 /// The column of the first non-blank byte.
 fn first_column(raw: &str) -> usize {
-    raw.find(|c: char| !matches!(c, ' ' | '\t' | '\r')).unwrap_or(0) + 1
+    raw.find(|c: char| !matches!(c, ' ' | '\t' | '\r'))
+        .unwrap_or(0)
+        + 1
 }
 
 /// The column of a top-level key of the object on `raw` (the line is valid
@@ -540,26 +609,70 @@ mod tests {
 
     #[test]
     fn well_formed_session_parses() {
-        let text = format!("{HEAD}\n{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"render\"}}\n");
+        let text =
+            format!("{HEAD}\n{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"render\"}}\n");
         let session = parse(text.as_bytes()).expect("well formed");
         assert_eq!(session.about(), "t");
-        assert_eq!(session.ops().iter().map(|o| (o.line, o.kind.name())).collect::<Vec<_>>(), [(3, "start"), (4, "render")]);
+        assert_eq!(
+            session
+                .ops()
+                .iter()
+                .map(|o| (o.line, o.kind.name()))
+                .collect::<Vec<_>>(),
+            [(3, "start"), (4, "render")]
+        );
     }
 
     #[test]
     fn errors_name_line_and_column() {
-        assert_eq!(error(""), "1:1: the session is empty; its first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}");
-        assert_eq!(error(&format!("{HEAD}{{\"op\":\"render\"}}")), "2:1: op \"render\" needs a started run; put {\"op\":\"start\",\"mode\":\"chat\"} before it");
-        assert_eq!(error(&format!("{HEAD}{{\"op\":\"nope\"}}")), "2:2: unknown op \"nope\"; the ops are session, tool, skill, carried_skill, dev, start, render, tool_defs, describe, call, switch_mode, expand, pins, digests");
-        assert_eq!(error(&format!("{HEAD}{{\"op\":\"describe\"}}")), "2:1: op \"describe\" is missing field \"name\"");
-        assert_eq!(error(&format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"describe\", \"name\":3}}")), "3:19: field \"name\" of op \"describe\" must be a string, not integer");
-        assert_eq!(error(&format!("{HEAD}{{\"op\":\"start\",")), "2:14: invalid JSON: EOF while parsing a value");
-        assert_eq!(error("{\"op\":\"start\",\"mode\":\"chat\"}"), "1:1: the first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}, not op \"start\"");
-        let twice = format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"start\",\"mode\":\"work\"}}");
-        assert_eq!(error(&twice), "3:1: the run already started on line 2; a session has one start");
+        assert_eq!(
+            error(""),
+            "1:1: the session is empty; its first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}"
+        );
+        assert_eq!(
+            error(&format!("{HEAD}{{\"op\":\"render\"}}")),
+            "2:1: op \"render\" needs a started run; put {\"op\":\"start\",\"mode\":\"chat\"} before it"
+        );
+        assert_eq!(
+            error(&format!("{HEAD}{{\"op\":\"nope\"}}")),
+            "2:2: unknown op \"nope\"; the ops are session, tool, skill, carried_skill, dev, start, render, tool_defs, describe, call, switch_mode, expand, pins, digests"
+        );
+        assert_eq!(
+            error(&format!("{HEAD}{{\"op\":\"describe\"}}")),
+            "2:1: op \"describe\" is missing field \"name\""
+        );
+        assert_eq!(
+            error(&format!(
+                "{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"describe\", \"name\":3}}"
+            )),
+            "3:19: field \"name\" of op \"describe\" must be a string, not integer"
+        );
+        assert_eq!(
+            error(&format!("{HEAD}{{\"op\":\"start\",")),
+            "2:14: invalid JSON: EOF while parsing a value"
+        );
+        assert_eq!(
+            error("{\"op\":\"start\",\"mode\":\"chat\"}"),
+            "1:1: the first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}, not op \"start\""
+        );
+        let twice = format!(
+            "{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"start\",\"mode\":\"work\"}}"
+        );
+        assert_eq!(
+            error(&twice),
+            "3:1: the run already started on line 2; a session has one start"
+        );
         let mut bad = HEAD.as_bytes().to_vec();
         bad.extend_from_slice(b"{\"op\":\"dev\",\"text\":\"a\xffb\"}");
-        assert_eq!(parse(&bad).map_err(|e| e.to_string()), Err("2:22: the file is not valid UTF-8".to_string()));
-        assert_eq!(error(&format!("{HEAD}{{\"op\":\"dev\",\"text\":\"x\",\"extra\":1}}")), "2:24: op \"dev\" has no field \"extra\"");
+        assert_eq!(
+            parse(&bad).map_err(|e| e.to_string()),
+            Err("2:22: the file is not valid UTF-8".to_string())
+        );
+        assert_eq!(
+            error(&format!(
+                "{HEAD}{{\"op\":\"dev\",\"text\":\"x\",\"extra\":1}}"
+            )),
+            "2:24: op \"dev\" has no field \"extra\""
+        );
     }
 }

@@ -20,7 +20,12 @@ pub const MAGIC: &str = "disclose transcript 1\n";
 pub fn encode(steps: &[Step]) -> String {
     let mut out = String::from(MAGIC);
     for step in steps {
-        out.push_str(&format!("=== {} {} {}\n", step.line, step.op, step.output.len()));
+        out.push_str(&format!(
+            "=== {} {} {}\n",
+            step.line,
+            step.op,
+            step.output.len()
+        ));
         out.push_str(&step.output);
     }
     out
@@ -71,13 +76,23 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Block<'_>>, DecodeError> {
             .position(|b| *b == b'\n')
             .map(|p| at + p)
             .ok_or_else(|| err(at, "a block header has no newline"))?;
-        let header = std::str::from_utf8(&bytes[at..end]).map_err(|_| err(at, "a block header is not UTF-8"))?;
-        let mut parts = header.strip_prefix("=== ").ok_or_else(|| err(at, "a block header does not start with \"=== \""))?.split(' ');
-        let (Some(line), Some(op), Some(n), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+        let header = std::str::from_utf8(&bytes[at..end])
+            .map_err(|_| err(at, "a block header is not UTF-8"))?;
+        let mut parts = header
+            .strip_prefix("=== ")
+            .ok_or_else(|| err(at, "a block header does not start with \"=== \""))?
+            .split(' ');
+        let (Some(line), Some(op), Some(n), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
             return Err(err(at, "a block header is not \"=== <line> <op> <n>\""));
         };
-        let line: usize = line.parse().map_err(|_| err(at, "a block's line is not a number"))?;
-        let n: usize = n.parse().map_err(|_| err(at, "a block's length is not a number"))?;
+        let line: usize = line
+            .parse()
+            .map_err(|_| err(at, "a block's line is not a number"))?;
+        let n: usize = n
+            .parse()
+            .map_err(|_| err(at, "a block's length is not a number"))?;
         let start = end + 1;
         let stop = start
             .checked_add(n)
@@ -101,13 +116,40 @@ mod tests {
     #[test]
     fn encode_then_decode_round_trips() {
         let steps = vec![
-            Step { line: 2, op: "render", output: "a\nb".into(), outcome: Outcome::Done },
-            Step { line: 4, op: "pins", output: String::new(), outcome: Outcome::Done },
+            Step {
+                line: 2,
+                op: "render",
+                output: "a\nb".into(),
+                outcome: Outcome::Done,
+            },
+            Step {
+                line: 4,
+                op: "pins",
+                output: String::new(),
+                outcome: Outcome::Done,
+            },
         ];
         let text = encode(&steps);
-        assert_eq!(text, "disclose transcript 1\n=== 2 render 3\na\nb=== 4 pins 0\n");
+        assert_eq!(
+            text,
+            "disclose transcript 1\n=== 2 render 3\na\nb=== 4 pins 0\n"
+        );
         let blocks = decode(text.as_bytes()).expect("round trip");
-        assert_eq!(blocks, [Block { line: 2, op: "render", output: b"a\nb" }, Block { line: 4, op: "pins", output: b"" }]);
+        assert_eq!(
+            blocks,
+            [
+                Block {
+                    line: 2,
+                    op: "render",
+                    output: b"a\nb"
+                },
+                Block {
+                    line: 4,
+                    op: "pins",
+                    output: b""
+                }
+            ]
+        );
     }
 
     #[test]

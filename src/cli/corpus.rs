@@ -36,7 +36,10 @@ impl SessionFile {
 /// directory, or one that cannot be walked, is an I/O error.
 pub fn discover(dir: &Path) -> Result<Vec<SessionFile>> {
     if !dir.is_dir() {
-        bail!("corpus directory \"{}\" does not exist or is not a directory", dir.display());
+        bail!(
+            "corpus directory \"{}\" does not exist or is not a directory",
+            dir.display()
+        );
     }
     let mut files = Vec::new();
     for entry in WalkDir::new(dir).follow_links(true) {
@@ -88,7 +91,8 @@ pub enum Loaded {
 
 /// Reads and parses one session file.
 pub fn load(path: &Path) -> Result<Loaded> {
-    let bytes = std::fs::read(path).with_context(|| format!("failed to read \"{}\"", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("failed to read \"{}\"", path.display()))?;
     Ok(match session::parse(&bytes) {
         Ok(session) => Loaded::Session(session),
         Err(error) => Loaded::Malformed(Malformed {

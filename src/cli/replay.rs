@@ -16,7 +16,10 @@ use super::{Exit, emit};
 pub fn run(args: &ReplayArgs) -> Result<Exit> {
     match &args.out {
         None if args.path.is_dir() => {
-            bail!("\"{}\" is a directory; replay a directory with --out OUT", args.path.display())
+            bail!(
+                "\"{}\" is a directory; replay a directory with --out OUT",
+                args.path.display()
+            )
         }
         None => match corpus::load(&args.path)? {
             Loaded::Session(session) => {
@@ -45,7 +48,8 @@ fn tree(dir: &Path, out: &Path) -> Result<Exit> {
             };
             let target = file.golden(out);
             if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).with_context(|| format!("failed to create \"{}\"", parent.display()))?;
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("failed to create \"{}\"", parent.display()))?;
             }
             std::fs::write(&target, transcript::encode(&replay(&session).steps))
                 .with_context(|| format!("failed to write \"{}\"", target.display()))?;
@@ -59,6 +63,14 @@ fn tree(dir: &Path, out: &Path) -> Result<Exit> {
             malformed += 1;
         }
     }
-    eprintln!("disclose: wrote {} transcripts to \"{}\"", files.len() - malformed, out.display());
-    Ok(if malformed > 0 { Exit::Fail } else { Exit::Pass })
+    eprintln!(
+        "disclose: wrote {} transcripts to \"{}\"",
+        files.len() - malformed,
+        out.display()
+    );
+    Ok(if malformed > 0 {
+        Exit::Fail
+    } else {
+        Exit::Pass
+    })
 }
