@@ -1,1 +1,316 @@
-//! Not built yet.
+//! Golden comparison (SPEC §12–§14): are a replay's transcript bytes the
+//! golden's bytes, and if not, where do they first part and how?
+//!
+//! The verdict is byte-exact: no trimming, no newline normalisation. Only
+//! the *explanation* of a mismatch is friendlier: it names the first block
+//! that differs (both sides decoded with [`transcript::decode`]) and renders
+//! a unified diff of that block with invisible bytes made visible, so a
+//! trailing space or a `\r` cannot hide. When the golden is not a transcript
+//! at all, the diff covers the whole file.
+//!
+//! Pure: bytes in, text out. Reading goldens, blessing them and printing
+//! belong to the CLI.
+
+use std::fmt::Write as _;
+
+use similar::TextDiff;
+
+use crate::transcript::{self, Block, DecodeError};
+
+/// Lines of context around each change in a diff.
+pub const CONTEXT_LINES: usize = 3;
+
+/// Stands for a tab in a visible line.
+pub const TAB: char = '→';
+/// Stands for a carriage return in a visible line.
+pub const CARRIAGE_RETURN: char = '␍';
+/// Stands for each trailing space of a visible line.
+pub const TRAILING_SPACE: char = '·';
+/// The line a visible text ends with when its bytes have no final `\n`.
+pub const NO_FINAL_NEWLINE: &str = "\\ no newline at end";
+
+/// Which block of a transcript, as its header names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockId {
+    /// The op's 1-based line in the session.
+    pub line: usize,
+    /// The op's name.
+    pub op: String,
+}
+
+/// How a transcript departs from its golden.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The first differing block, when both sides decode and one does differ.
+    /// The replay's block names it; when the replay has no block there (the
+    /// golden is longer), the golden's does.
+    pub block: Option<BlockId>,
+    /// Why the golden is not a transcript, when it is not.
+    pub undecodable: Option<DecodeError>,
+    /// A unified diff, golden (`-`) to replay (`+`), with invisible bytes
+    /// made visible: of the first differing block (header line included, so
+    /// a changed length or line shows), or of the whole file when there is
+    /// no such block.
+    pub diff: String,
+}
+
+/// Compares a replay's transcript with its golden, byte for byte. `None`
+/// when they are identical.
+pub fn compare(golden: &[u8], replay: &[u8]) -> Option<Mismatch> {
+    if golden == replay {
+        return None;
+    }
+    let expected = match transcript::decode(golden) {
+        Ok(blocks) => blocks,
+        Err(error) => {
+            return Some(Mismatch {
+                block: None,
+                undecodable: Some(error),
+                diff: diff(golden, replay),
+            });
+        }
+    };
+    let actual = match transcript::decode(replay) {
+        Ok(blocks) => blocks,
+        Err(_) => return Some(whole(golden, replay)),
+    };
+    let position =
+        (0..expected.len().max(actual.len())).find(|i| expected.get(*i) != actual.get(*i));
+    let Some(i) = position else {
+        // Every block decodes equal, yet the bytes differ: the framing is
+        // spelled differently (`=== 07 …`). Show the whole file.
+        return Some(whole(golden, replay));
+    };
+    let (old, new) = (expected.get(i), actual.get(i));
+    let named = new.or(old).map(|b| BlockId {
+        line: b.line,
+        op: b.op.to_string(),
+    });
+    Some(Mismatch {
+        block: named,
+        undecodable: None,
+        diff: diff(&framed(old), &framed(new)),
+    })
+}
+
+/// Compares two whole files (the vocabulary, or anything not framed as a
+/// transcript). `None` when they are identical.
+pub fn compare_bytes(golden: &[u8], actual: &[u8]) -> Option<Mismatch> {
+    (golden != actual).then(|| whole(golden, actual))
+}
+
+fn whole(golden: &[u8], actual: &[u8]) -> Mismatch {
+    Mismatch {
+        block: None,
+        undecodable: None,
+        diff: diff(golden, actual),
+    }
+}
+
+/// A block as it stands in the transcript: header line, then its bytes.
+fn framed(block: Option<&Block<'_>>) -> Vec<u8> {
+    let Some(block) = block else {
+        return Vec::new();
+    };
+    let mut out = format!("=== {} {} {}\n", block.line, block.op, block.output.len()).into_bytes();
+    out.extend_from_slice(block.output);
+    out
+}
+
+/// A unified diff of two byte strings, golden (`-`) to actual (`+`), each
+/// line made visible first.
+pub fn diff(golden: &[u8], actual: &[u8]) -> String {
+    let old = visible(golden);
+    let new = visible(actual);
+    TextDiff::from_lines(old.as_str(), new.as_str())
+        .unified_diff()
+        .context_radius(CONTEXT_LINES)
+        .header("golden", "replay")
+        .to_string()
+}
+
+/// `bytes` with every invisible byte made visible, one visible line per
+/// line of `bytes`, each ending in `\n`:
+///
+/// - a tab is `→`, a carriage return `␍`, each trailing space `·`;
+/// - another control character is its Unicode control picture (`␀`, `␛`,
+///   `␡`); other whitespace and zero-width characters are `⟨U+XXXX⟩`;
+/// - a byte that is not part of valid UTF-8 is `\xNN`;
+/// - bytes without a final `\n` end with the line `\ no newline at end`.
+pub fn visible(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut lines = bytes.split(|b| *b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        if last && line.is_empty() {
+            break;
+        }
+        visible_line(&mut out, line);
+        out.push('\n');
+        if last {
+            out.push_str(NO_FINAL_NEWLINE);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn visible_line(out: &mut String, line: &[u8]) {
+    let kept = line.len() - line.iter().rev().take_while(|b| **b == b' ').count();
+    let (body, trailing) = line.split_at(kept);
+    for chunk in body.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            visible_char(out, c);
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02X}");
+        }
+    }
+    out.extend(std::iter::repeat_n(TRAILING_SPACE, trailing.len()));
+}
+
+fn visible_char(out: &mut String, c: char) {
+    match c {
+        '\t' => out.push(TAB),
+        '\r' => out.push(CARRIAGE_RETURN),
+        '\u{0}'..='\u{1f}' => out.extend(char::from_u32(0x2400 + u32::from(c))),
+        '\u{7f}' => out.push('␡'),
+        ' ' => out.push(' '),
+        '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => {
+            let _ = write!(out, "⟨U+{:04X}⟩", u32::from(c));
+        }
+        c if c.is_whitespace() || c.is_control() => {
+            let _ = write!(out, "⟨U+{:04X}⟩", u32::from(c));
+        }
+        c => out.push(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "disclose transcript 1\n";
+
+    #[test]
+    fn identical_bytes_are_no_mismatch() {
+        let text = format!("{HEAD}=== 2 render 3\nab\n");
+        assert_eq!(compare(text.as_bytes(), text.as_bytes()), None);
+    }
+
+    #[test]
+    fn names_the_first_differing_block_and_diffs_only_it() {
+        let golden = format!("{HEAD}=== 2 tool 4\nabc\n=== 3 render 4\nold\n=== 4 pins 2\nz\n");
+        let replay = format!("{HEAD}=== 2 tool 4\nabc\n=== 3 render 4\nnew\n=== 4 pins 2\ny\n");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(
+            mismatch.block,
+            Some(BlockId {
+                line: 3,
+                op: "render".into()
+            })
+        );
+        assert_eq!(mismatch.undecodable, None);
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 3 render 4\n-old\n+new\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_block_is_named_by_the_golden() {
+        let golden = format!("{HEAD}=== 2 tool 2\na\n=== 5 pins 2\nz\n");
+        let replay = format!("{HEAD}=== 2 tool 2\na\n");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(
+            mismatch.block,
+            Some(BlockId {
+                line: 5,
+                op: "pins".into()
+            })
+        );
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +0,0 @@\n-=== 5 pins 2\n-z\n"
+        );
+    }
+
+    #[test]
+    fn trailing_space_tab_and_cr_are_visible() {
+        let golden = format!("{HEAD}=== 2 describe 6\na\tb \r\n");
+        let replay = format!("{HEAD}=== 2 describe 6\na\tb\r \n");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 2 describe 6\n-a→b ␍\n+a→b␍·\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_final_newline_is_noted() {
+        let golden = format!("{HEAD}=== 2 render 3\nab\n");
+        let replay = format!("{HEAD}=== 2 render 2\nab");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +1,3 @@\n-=== 2 render 3\n+=== 2 render 2\n ab\n+\\ no newline at end\n"
+        );
+    }
+
+    #[test]
+    fn an_undecodable_golden_gets_a_whole_file_diff() {
+        let golden = b"disclose transcript 1\n=== 2 render 99\nab\xff\n";
+        let replay = format!("{HEAD}=== 2 render 3\nab\n");
+        let mismatch = compare(golden, replay.as_bytes()).unwrap();
+        assert_eq!(mismatch.block, None);
+        assert_eq!(
+            mismatch.undecodable.map(|e| e.offset),
+            Some(HEAD.len()),
+            "the framing error is at the first block header"
+        );
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,3 +1,3 @@\n disclose transcript 1\n-=== 2 render 99\n-ab\\xFF\n+=== 2 render 3\n+ab\n"
+        );
+    }
+
+    #[test]
+    fn framing_spelled_differently_falls_back_to_the_whole_file() {
+        let golden = format!("{HEAD}=== 02 render 2\na\n");
+        let replay = format!("{HEAD}=== 2 render 2\na\n");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(mismatch.block, None);
+        assert_eq!(mismatch.undecodable, None);
+        assert!(
+            mismatch
+                .diff
+                .contains("-=== 02 render 2\n+=== 2 render 2\n"),
+            "{}",
+            mismatch.diff
+        );
+    }
+
+    #[test]
+    fn visible_marks_controls_and_odd_whitespace() {
+        assert_eq!(visible(b""), "");
+        assert_eq!(visible(b"\n"), "\n");
+        assert_eq!(visible(b"a  \n"), "a··\n");
+        assert_eq!(visible(b"\x00\x1b\x7f"), "␀␛␡\n\\ no newline at end\n");
+        assert_eq!(
+            visible("a\u{a0}b\u{200b}".as_bytes()),
+            "a⟨U+00A0⟩b⟨U+200B⟩\n\\ no newline at end\n"
+        );
+        assert_eq!(visible(b"\xe2\x80x\n"), "\\xE2\\x80x\n");
+    }
+
+    #[test]
+    fn compare_bytes_diffs_whole_files() {
+        assert_eq!(compare_bytes(b"a\n", b"a\n"), None);
+        let mismatch = compare_bytes(b"a\nb\n", b"a\nc\n").unwrap();
+        assert_eq!(mismatch.block, None);
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+        );
+    }
+}
