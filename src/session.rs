@@ -226,20 +226,25 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
             continue;
         }
         let kind = reader.op_kind(op_name)?;
+        let at_start = |message| SessionError {
+            line,
+            column: first_column(raw),
+            message,
+        };
         if kind.is_query() && started_at.is_none() {
-            return Err(reader.error_at_start(format!(
+            return Err(at_start(format!(
                 "op \"{}\" needs a started run; put {{\"op\":\"start\",\"mode\":\"chat\"}} before it",
                 kind.name()
             )));
         }
         match (&kind, started_at) {
             (OpKind::Start { .. }, Some(first)) => {
-                return Err(reader.error_at_start(format!(
+                return Err(at_start(format!(
                     "the run already started on line {first}; a session has one start"
                 )));
             }
             (OpKind::Dev { .. }, Some(first)) => {
-                return Err(reader.error_at_start(format!(
+                return Err(at_start(format!(
                     "op \"dev\" must come before the run starts (line {first})"
                 )));
             }
@@ -360,29 +365,36 @@ impl<'a> LineReader<'a> {
     }
 
     /// The shipped schema must accept every line the typed reader accepted.
-    fn check_schema(&self) -> Result<(), SessionError> {
+    /// Consumes the reader: the line is checked last, without a copy.
+    fn check_schema(self) -> Result<(), SessionError> {
+        let LineReader { raw, line, map } = self;
+        let reader = LineReader {
+            raw,
+            line,
+            map: Map::new(),
+        };
         let Some(validator) = schema() else {
             return Err(
-                self.error_at_start("corpora/session.schema.json does not compile".to_string())
+                reader.error_at_start("corpora/session.schema.json does not compile".to_string())
             );
         };
-        let value = Value::Object(self.map.clone());
-        match validator.iter_errors(&value).next() {
-            None => Ok(()),
-            Some(error) => {
-                let at = error.instance_path().to_string();
-                let key = at
-                    .trim_start_matches('/')
-                    .split('/')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
-                Err(self.error_at_key(
-                    &key,
-                    format!("the line does not match corpora/session.schema.json at \"{at}\""),
-                ))
-            }
+        let value = Value::Object(map);
+        if validator.is_valid(&value) {
+            return Ok(());
         }
+        let Some(error) = validator.iter_errors(&value).next() else {
+            return Ok(());
+        };
+        let at = error.instance_path().to_string();
+        let key = at
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        Err(reader.error_at_key(
+            key,
+            format!("the line does not match corpora/session.schema.json at \"{at}\""),
+        ))
     }
 
     fn string(&self, op: &str, key: &str) -> Result<String, SessionError> {
@@ -422,7 +434,7 @@ impl<'a> LineReader<'a> {
         )
     }
 
-    fn header(&self) -> Result<String, SessionError> {
+    fn header(self) -> Result<String, SessionError> {
         self.check_fields("session", &["format", "about"], &[])?;
         let format = &self.map["format"];
         if format.as_u64() != Some(FORMAT) {
@@ -439,7 +451,7 @@ impl<'a> LineReader<'a> {
         Ok(about)
     }
 
-    fn op_kind(&self, op: &'static str) -> Result<OpKind, SessionError> {
+    fn op_kind(self, op: &'static str) -> Result<OpKind, SessionError> {
         let kind = match op {
             "session" => {
                 return Err(
