@@ -129,7 +129,7 @@ pub fn run(args: &ImportArgs) -> Result<Exit> {
 /// Pairs `KIND FILE` positionals with the `--origin` values, in order.
 fn resolve(args: &ImportArgs) -> Result<Vec<Source<'_>>> {
     let pairs = args.sources.chunks(2);
-    if args.sources.len() % 2 != 0 || pairs.len() != args.origin.len() {
+    if !args.sources.len().is_multiple_of(2) || pairs.len() != args.origin.len() {
         bail!(
             "give KIND FILE pairs and one --origin per pair, in the same order (got {} positional values and {} --origin)",
             args.sources.len(),
