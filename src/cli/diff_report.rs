@@ -1,0 +1,376 @@
+//! The three `diff` reports: human (stdout default), JSON, and Markdown for
+//! a pull-request comment. Built explicitly from the verdicts; unchanged
+//! sessions are counted in the human and Markdown reports and listed only in
+//! JSON.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::session::{Change, Divergence, Sizes, TranscriptChange};
+use super::{Entry, Status};
+
+const CACHE_MISS: &str = "a prompt-cache miss for every run like it";
+const APPROVAL_VOID: &str = "an approval bound to the old digest no longer applies";
+
+struct Counts {
+    changed: usize,
+    added: usize,
+    removed: usize,
+    unchanged: usize,
+    prefix_changed: usize,
+}
+
+fn counts(entries: &[Entry]) -> Counts {
+    let mut c = Counts {
+        changed: 0,
+        added: 0,
+        removed: 0,
+        unchanged: 0,
+        prefix_changed: 0,
+    };
+    for entry in entries {
+        match &entry.status {
+            Status::Unchanged => c.unchanged += 1,
+            Status::Added => c.added += 1,
+            Status::Removed => c.removed += 1,
+            Status::Changed(change) => {
+                c.changed += 1;
+                if matches!(&**change, Change::Transcript(t) if t.prefix_changed) {
+                    c.prefix_changed += 1;
+                }
+            }
+        }
+    }
+    c
+}
+
+fn summary(c: &Counts) -> String {
+    let mut line = format!(
+        "{} changed, {} added, {} removed, {} unchanged",
+        c.changed, c.added, c.removed, c.unchanged
+    );
+    if c.prefix_changed > 0 {
+        let _ = write!(
+            line,
+            "; the cached prefix changed in {} session{}: {CACHE_MISS}",
+            c.prefix_changed,
+            if c.prefix_changed == 1 { "" } else { "s" }
+        );
+    }
+    line
+}
+
+fn bytes(n: Option<usize>) -> String {
+    n.map_or("none".to_string(), |n| format!("{n} B"))
+}
+
+/// `601 B → 629 B (+28)`, or `601 B` when equal.
+fn sizes(s: &Sizes) -> String {
+    if s.old == s.new {
+        return bytes(s.old);
+    }
+    match s.delta() {
+        Some(d) => format!("{} → {} ({d:+})", bytes(s.old), bytes(s.new)),
+        None => format!("{} → {}", bytes(s.old), bytes(s.new)),
+    }
+}
+
+fn where_(divergence: &Divergence) -> String {
+    let side = |s: &Option<(usize, String)>| match s {
+        Some((line, op)) => format!("line {line} {op}"),
+        None => "no block".to_string(),
+    };
+    if divergence.old == divergence.new {
+        format!("{}: output differs", side(&divergence.old))
+    } else {
+        format!(
+            "old {}, new {}",
+            side(&divergence.old),
+            side(&divergence.new)
+        )
+    }
+}
+
+fn prefix_line(t: &TranscriptChange) -> String {
+    if t.prefix_changed {
+        format!(
+            "changed (render {}, tool_defs {}): {CACHE_MISS}",
+            sizes(&t.render),
+            sizes(&t.tool_defs)
+        )
+    } else {
+        "unchanged: the cached prefix still hits".to_string()
+    }
+}
+
+fn refusals_line(t: &TranscriptChange) -> String {
+    t.refusals
+        .iter()
+        .map(|r| {
+            let verb = match (r.old, r.new) {
+                (0, _) => "appeared",
+                (_, 0) => "disappeared",
+                _ => "count changed",
+            };
+            format!("{} {verb} ({} → {})", r.code, r.old, r.new)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn short(digest: &str) -> &str {
+    digest.get(..16).unwrap_or(digest)
+}
+
+fn digests_line(t: &TranscriptChange) -> String {
+    t.digests
+        .iter()
+        .map(|d| format!("{} {} → {}", d.name, short(&d.old), short(&d.new)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn indent(out: &mut String, text: &str, by: &str) {
+    for line in text.lines() {
+        let _ = writeln!(out, "{by}{line}");
+    }
+}
+
+/// The human report.
+pub fn human(entries: &[Entry]) -> String {
+    let mut out = String::new();
+    for entry in entries {
+        let name = &entry.name;
+        match &entry.status {
+            Status::Unchanged => {}
+            Status::Added => {
+                let _ = writeln!(out, "added      {name}");
+            }
+            Status::Removed => {
+                let _ = writeln!(out, "removed    {name}");
+            }
+            Status::Changed(change) => match &**change {
+                Change::Text { diff } => {
+                    let _ = writeln!(out, "changed    {name} (not a transcript)");
+                    indent(&mut out, diff, "    ");
+                }
+                Change::Undecodable { side, error } => {
+                    let _ = writeln!(
+                        out,
+                        "changed    {name}: the {side} transcript does not decode: {error}"
+                    );
+                }
+                Change::Transcript(t) => {
+                    let _ = writeln!(out, "changed    {name}");
+                    match &t.divergence {
+                        Some(d) => {
+                            let _ = writeln!(out, "  first divergence: {}", where_(d));
+                            indent(&mut out, &d.diff, "    ");
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "  every block is the same; only the framing bytes differ"
+                            );
+                        }
+                    }
+                    let _ = writeln!(out, "  prefix: {}", prefix_line(t));
+                    if t.headroom.old.is_some() || t.headroom.new.is_some() {
+                        let _ = writeln!(out, "  index headroom: {}", sizes(&t.headroom));
+                    }
+                    if !t.refusals.is_empty() {
+                        let _ = writeln!(out, "  refusals: {}", refusals_line(t));
+                    }
+                    if !t.digests.is_empty() {
+                        let _ = writeln!(
+                            out,
+                            "  digests changed: {}: {APPROVAL_VOID}",
+                            digests_line(t)
+                        );
+                    }
+                }
+            },
+        }
+    }
+    let _ = writeln!(out, "{}", summary(&counts(entries)));
+    out
+}
+
+fn sizes_json(s: &Sizes) -> Value {
+    json!({"old": s.old, "new": s.new, "delta": s.delta()})
+}
+
+fn side_json(side: &Option<(usize, String)>) -> Value {
+    match side {
+        Some((line, op)) => json!({"line": line, "op": op}),
+        None => Value::Null,
+    }
+}
+
+fn entry_json(entry: &Entry) -> Value {
+    let status = |s: &str| json!({"session": entry.name, "status": s});
+    match &entry.status {
+        Status::Unchanged => status("unchanged"),
+        Status::Added => status("added"),
+        Status::Removed => status("removed"),
+        Status::Changed(change) => match &**change {
+            Change::Text { diff } => json!({
+                "session": entry.name,
+                "status": "changed",
+                "kind": "text",
+                "diff": diff,
+            }),
+            Change::Undecodable { side, error } => json!({
+                "session": entry.name,
+                "status": "changed",
+                "kind": "undecodable",
+                "side": side,
+                "error": error,
+            }),
+            Change::Transcript(t) => json!({
+                "session": entry.name,
+                "status": "changed",
+                "kind": "transcript",
+                "first_divergence": t.divergence.as_ref().map(|d| json!({
+                    "old": side_json(&d.old),
+                    "new": side_json(&d.new),
+                    "diff": d.diff,
+                })),
+                "render_bytes": sizes_json(&t.render),
+                "tool_defs_bytes": sizes_json(&t.tool_defs),
+                "prefix_changed": t.prefix_changed,
+                "index_headroom": sizes_json(&t.headroom),
+                "refusals": t.refusals.iter().map(|r| json!({
+                    "code": r.code, "old": r.old, "new": r.new,
+                })).collect::<Vec<_>>(),
+                "digests": t.digests.iter().map(|d| json!({
+                    "name": d.name, "old": d.old, "new": d.new,
+                })).collect::<Vec<_>>(),
+            }),
+        },
+    }
+}
+
+/// The JSON report.
+pub fn json(old: &Path, new: &Path, entries: &[Entry]) -> String {
+    let c = counts(entries);
+    let report = json!({
+        "old": old.display().to_string(),
+        "new": new.display().to_string(),
+        "summary": {
+            "changed": c.changed,
+            "added": c.added,
+            "removed": c.removed,
+            "unchanged": c.unchanged,
+            "prefix_changed": c.prefix_changed,
+        },
+        "sessions": entries.iter().map(entry_json).collect::<Vec<_>>(),
+    });
+    format!("{report:#}\n")
+}
+
+/// A table cell: no pipes, no newlines, code-quoted.
+fn cell(text: &str) -> String {
+    if text.is_empty() {
+        return String::new();
+    }
+    let text = text.replace('|', "\\|").replace('\n', " ");
+    let ticks = "`".repeat(longest_run(&text, '`') + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+fn longest_run(text: &str, c: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for ch in text.chars() {
+        run = if ch == c { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// The Markdown report, for a pull-request comment.
+pub fn markdown(entries: &[Entry]) -> String {
+    let c = counts(entries);
+    let mut out = String::from("### disclose diff\n\n");
+    let _ = writeln!(out, "**{}**\n", summary(&c));
+    let listed: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.status != Status::Unchanged)
+        .collect();
+    if listed.is_empty() {
+        return out;
+    }
+    out.push_str("| session | status | prefix | render | tool_defs | index headroom | refusals | digests changed |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
+    for entry in &listed {
+        let name = cell(&entry.name);
+        let row = match &entry.status {
+            Status::Unchanged => continue,
+            Status::Added => format!("| {name} | added | | | | | | |"),
+            Status::Removed => format!("| {name} | removed | | | | | | |"),
+            Status::Changed(change) => match &**change {
+                Change::Text { .. } => {
+                    format!("| {name} | changed (not a transcript) | | | | | | |")
+                }
+                Change::Undecodable { side, error } => format!(
+                    "| {name} | changed: the {side} transcript does not decode ({}) | | | | | | |",
+                    html(error)
+                ),
+                Change::Transcript(t) => format!(
+                    "| {name} | changed | {} | {} | {} | {} | {} | {} |",
+                    if t.prefix_changed {
+                        "**changed: cache miss**"
+                    } else {
+                        "unchanged"
+                    },
+                    sizes(&t.render),
+                    sizes(&t.tool_defs),
+                    sizes(&t.headroom),
+                    cell(&refusals_line(t)),
+                    cell(&digests_line(t)),
+                ),
+            },
+        };
+        let _ = writeln!(out, "{row}");
+    }
+    let changed_digests = listed.iter().any(|e| {
+        matches!(&e.status, Status::Changed(c) if matches!(&**c, Change::Transcript(t) if !t.digests.is_empty()))
+    });
+    if changed_digests {
+        let _ = writeln!(out, "\nA changed digest means {APPROVAL_VOID}.");
+    }
+    for entry in &listed {
+        let Status::Changed(change) = &entry.status else {
+            continue;
+        };
+        let (title, body) = match &**change {
+            Change::Transcript(t) => match &t.divergence {
+                Some(d) => (format!("first divergence: {}", where_(d)), d.diff.clone()),
+                None => continue,
+            },
+            Change::Text { diff } => ("not a transcript".to_string(), diff.clone()),
+            Change::Undecodable { .. } => continue,
+        };
+        let fence = "`".repeat((longest_run(&body, '`') + 1).max(3));
+        let _ = write!(
+            out,
+            "\n<details><summary>{}: {}</summary>\n\n{fence}diff\n{body}{fence}\n\n</details>\n",
+            html(&entry.name),
+            html(&title)
+        );
+    }
+    out
+}
+
+fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
