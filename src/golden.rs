@@ -5,8 +5,10 @@
 //! the *explanation* of a mismatch is friendlier: it names the first block
 //! that differs (both sides decoded with [`transcript::decode`]) and renders
 //! a unified diff of that block with invisible bytes made visible, so a
-//! trailing space or a `\r` cannot hide. When the golden is not a transcript
-//! at all, the diff covers the whole file.
+//! trailing space or a `\r` cannot hide. When the golden's framing is
+//! broken (a hand edit that changed a block's length), the block is the
+//! replay's block where the bytes first part; when they part before any
+//! block, the diff covers the whole file.
 //!
 //! Pure: bytes in, text out. Reading goldens, blessing them and printing
 //! belong to the CLI.
@@ -41,9 +43,9 @@ pub struct BlockId {
 /// How a transcript departs from its golden.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
-    /// The first differing block, when both sides decode and one does differ.
-    /// The replay's block names it; when the replay has no block there (the
-    /// golden is longer), the golden's does.
+    /// The first differing block: the replay's (the golden's when the
+    /// replay has no block there). `None` when the bytes part before any
+    /// block.
     pub block: Option<BlockId>,
     /// Why the golden is not a transcript, when it is not.
     pub undecodable: Option<DecodeError>,
@@ -60,27 +62,23 @@ pub fn compare(golden: &[u8], replay: &[u8]) -> Option<Mismatch> {
     if golden == replay {
         return None;
     }
-    let expected = match transcript::decode(golden) {
-        Ok(blocks) => blocks,
-        Err(error) => {
-            return Some(Mismatch {
-                block: None,
-                undecodable: Some(error),
-                diff: diff(golden, replay),
-            });
-        }
+    let undecodable = match transcript::decode(golden) {
+        Ok(expected) => match by_blocks(&expected, replay) {
+            Some(mismatch) => return Some(mismatch),
+            None => None,
+        },
+        Err(error) => Some(error),
     };
-    let actual = match transcript::decode(replay) {
-        Ok(blocks) => blocks,
-        Err(_) => return Some(whole(golden, replay)),
-    };
-    let position =
-        (0..expected.len().max(actual.len())).find(|i| expected.get(*i) != actual.get(*i));
-    let Some(i) = position else {
-        // Every block decodes equal, yet the bytes differ: the framing is
-        // spelled differently (`=== 07 …`). Show the whole file.
-        return Some(whole(golden, replay));
-    };
+    // The golden's framing is broken or spelled differently (`=== 07 …`):
+    // name the replay's block where the bytes first part.
+    Some(by_first_byte(golden, replay, undecodable))
+}
+
+/// The first block that differs when both sides decode; `None` when the
+/// replay does not decode or every block decodes equal.
+fn by_blocks(expected: &[Block<'_>], replay: &[u8]) -> Option<Mismatch> {
+    let actual = transcript::decode(replay).ok()?;
+    let i = (0..expected.len().max(actual.len())).find(|i| expected.get(*i) != actual.get(*i))?;
     let (old, new) = (expected.get(i), actual.get(i));
     let named = new.or(old).map(|b| BlockId {
         line: b.line,
@@ -93,18 +91,102 @@ pub fn compare(golden: &[u8], replay: &[u8]) -> Option<Mismatch> {
     })
 }
 
+/// Where the bytes first part, the replay's block holding that byte (the
+/// last block when the golden only has more), against the golden's bytes
+/// from the same offset to where that block plausibly ends. The whole file
+/// when they part before the first block.
+fn by_first_byte(golden: &[u8], replay: &[u8], undecodable: Option<DecodeError>) -> Mismatch {
+    let whole = |undecodable| Mismatch {
+        block: None,
+        undecodable,
+        diff: diff(golden, replay),
+    };
+    let Ok(blocks) = transcript::decode(replay) else {
+        return whole(undecodable);
+    };
+    let parted = golden
+        .iter()
+        .zip(replay)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let spans = spans(replay, &blocks);
+    let held = spans
+        .iter()
+        .zip(&blocks)
+        .find(|((start, end), _)| *start <= parted && parted < *end)
+        .or_else(|| {
+            spans
+                .iter()
+                .zip(&blocks)
+                .last()
+                .filter(|_| parted >= replay.len())
+        });
+    let Some((&(start, end), block)) = held else {
+        return whole(undecodable);
+    };
+    let golden_end = plausible_end(golden, start);
+    Mismatch {
+        block: Some(BlockId {
+            line: block.line,
+            op: block.op.to_string(),
+        }),
+        undecodable,
+        diff: diff(
+            golden.get(start..golden_end).unwrap_or_default(),
+            replay.get(start..end).unwrap_or_default(),
+        ),
+    }
+}
+
+/// Each block's byte span, header line included, in `bytes`.
+fn spans(bytes: &[u8], blocks: &[Block<'_>]) -> Vec<(usize, usize)> {
+    let base = bytes.as_ptr() as usize;
+    let mut start = transcript::MAGIC.len();
+    blocks
+        .iter()
+        .map(|block| {
+            let end = (block.output.as_ptr() as usize).saturating_sub(base) + block.output.len();
+            let span = (start, end);
+            start = end;
+            span
+        })
+        .collect()
+}
+
+/// Where the block starting at `start` of a golden that may be damaged
+/// plausibly ends: where its header says, when a header or the end of the
+/// file is there; else at the next line that starts with `=== `; else at
+/// the end.
+fn plausible_end(golden: &[u8], start: usize) -> usize {
+    let rest = golden.get(start..).unwrap_or_default();
+    let header_len = rest
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(rest.len(), |p| p + 1);
+    let claimed = std::str::from_utf8(rest.get(..header_len).unwrap_or_default())
+        .ok()
+        .and_then(|h| h.trim_end().rsplit(' ').next()?.parse::<usize>().ok())
+        .and_then(|n| header_len.checked_add(n))
+        .filter(|end| {
+            *end == rest.len() || rest.get(*end..).is_some_and(|r| r.starts_with(b"=== "))
+        });
+    let next_header = || {
+        rest.get(header_len..)?
+            .windows(5)
+            .position(|w| w == b"\n=== ")
+            .map(|p| header_len + p + 1)
+    };
+    start + claimed.or_else(next_header).unwrap_or(rest.len())
+}
+
 /// Compares two whole files (the vocabulary, or anything not framed as a
 /// transcript). `None` when they are identical.
 pub fn compare_bytes(golden: &[u8], actual: &[u8]) -> Option<Mismatch> {
-    (golden != actual).then(|| whole(golden, actual))
-}
-
-fn whole(golden: &[u8], actual: &[u8]) -> Mismatch {
-    Mismatch {
+    (golden != actual).then(|| Mismatch {
         block: None,
         undecodable: None,
         diff: diff(golden, actual),
-    }
+    })
 }
 
 /// A block as it stands in the transcript: header line, then its bytes.
@@ -258,11 +340,17 @@ mod tests {
     }
 
     #[test]
-    fn an_undecodable_golden_gets_a_whole_file_diff() {
+    fn an_undecodable_golden_still_names_the_block_where_bytes_part() {
         let golden = b"disclose transcript 1\n=== 2 render 99\nab\xff\n";
         let replay = format!("{HEAD}=== 2 render 3\nab\n");
         let mismatch = compare(golden, replay.as_bytes()).unwrap();
-        assert_eq!(mismatch.block, None);
+        assert_eq!(
+            mismatch.block,
+            Some(BlockId {
+                line: 2,
+                op: "render".into()
+            })
+        );
         assert_eq!(
             mismatch.undecodable.map(|e| e.offset),
             Some(HEAD.len()),
@@ -270,23 +358,77 @@ mod tests {
         );
         assert_eq!(
             mismatch.diff,
-            "--- golden\n+++ replay\n@@ -1,3 +1,3 @@\n disclose transcript 1\n-=== 2 render 99\n-ab\\xFF\n+=== 2 render 3\n+ab\n"
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n-=== 2 render 99\n-ab\\xFF\n+=== 2 render 3\n+ab\n"
         );
     }
 
     #[test]
-    fn framing_spelled_differently_falls_back_to_the_whole_file() {
+    fn a_byte_added_inside_a_block_is_shown_in_that_block_only() {
+        // A hand edit that breaks the framing: a space before a newline.
+        let golden = format!("{HEAD}=== 2 tool 2\na\n=== 3 render 3\nab \n=== 4 pins 2\nz\n");
+        let replay = format!("{HEAD}=== 2 tool 2\na\n=== 3 render 3\nab\n=== 4 pins 2\nz\n");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert!(mismatch.undecodable.is_some());
+        assert_eq!(
+            mismatch.block,
+            Some(BlockId {
+                line: 3,
+                op: "render".into()
+            })
+        );
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 3 render 3\n-ab·\n+ab\n"
+        );
+    }
+
+    #[test]
+    fn bytes_appended_to_a_golden_are_pinned_on_the_last_block() {
+        let replay = format!("{HEAD}=== 2 tool 2\na\n=== 4 pins 2\nz\n");
+        let golden = format!("{replay}x");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(
+            mismatch.block,
+            Some(BlockId {
+                line: 4,
+                op: "pins".into()
+            })
+        );
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,4 +1,2 @@\n === 4 pins 2\n z\n-x\n-\\ no newline at end\n"
+        );
+    }
+
+    #[test]
+    fn framing_spelled_differently_names_the_block() {
         let golden = format!("{HEAD}=== 02 render 2\na\n");
         let replay = format!("{HEAD}=== 2 render 2\na\n");
         let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
-        assert_eq!(mismatch.block, None);
         assert_eq!(mismatch.undecodable, None);
-        assert!(
-            mismatch
-                .diff
-                .contains("-=== 02 render 2\n+=== 2 render 2\n"),
-            "{}",
-            mismatch.diff
+        assert_eq!(
+            mismatch.block,
+            Some(BlockId {
+                line: 2,
+                op: "render".into()
+            })
+        );
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n-=== 02 render 2\n+=== 2 render 2\n a\n"
+        );
+    }
+
+    #[test]
+    fn a_wrong_first_line_gets_a_whole_file_diff() {
+        let golden = format!("disclose transcript 0\n=== 2 render 2\na\n");
+        let replay = format!("{HEAD}=== 2 render 2\na\n");
+        let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
+        assert_eq!(mismatch.block, None);
+        assert_eq!(mismatch.undecodable.map(|e| e.offset), Some(0));
+        assert_eq!(
+            mismatch.diff,
+            "--- golden\n+++ replay\n@@ -1,3 +1,3 @@\n-disclose transcript 0\n+disclose transcript 1\n === 2 render 2\n a\n"
         );
     }
 

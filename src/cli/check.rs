@@ -1,21 +1,59 @@
-//! `disclose check`: the CI gate (SPEC §13–§14). Not built yet.
+//! `disclose check`: the CI gate (SPEC §13–§14). Replays every session of
+//! the corpus, compares each transcript byte for byte with its golden,
+//! checks invariants I1–I8, finds orphan goldens, compares the vocabulary,
+//! and reports.
+//!
+//! Sessions run in parallel (rayon); each is read, replayed once, compared
+//! and checked, and only a small [`Case`] survives it, so memory stays flat
+//! as the corpus grows while the report still lists cases in path order.
+//! Blessing (`--bless` or `DISCLOSE_BLESS=1`) writes goldens and deletes
+//! orphans, never for a malformed session and never when `CI` is set.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
+use disclose::invariants::{self, index_of};
+use disclose::replay::replay;
+use disclose::session::Session;
+use disclose::{golden, transcript};
+use rayon::prelude::*;
+use walkdir::WalkDir;
 
-use super::Exit;
+use super::corpus::{self, Loaded, SessionFile};
+use super::{Exit, emit};
+use partition::Partition;
+use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
+use term::{Paint, Progress};
+
+// Declared here rather than in `cli/mod.rs`, which this command does not
+// own; they are `check`'s alone.
+#[path = "partition.rs"]
+mod partition;
+#[path = "report.rs"]
+mod report;
+#[path = "term.rs"]
+mod term;
+
+/// The vocabulary golden's name under the golden directory (SPEC §9).
+const VOCABULARY: &str = "vocabulary";
+const DEFAULT_CORPUS: &str = "corpora";
+const DEFAULT_GOLDEN: &str = "golden";
+/// How a person blesses; printed with every blessable failure.
+const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
 
 /// `disclose check`.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// The corpus directory.
-    #[arg(default_value = "corpora")]
+    #[arg(default_value = DEFAULT_CORPUS)]
     pub dir: PathBuf,
     /// The golden directory.
-    #[arg(long, default_value = "golden")]
+    #[arg(long, default_value = DEFAULT_GOLDEN)]
     pub golden: PathBuf,
-    /// Write goldens from the replays and delete orphans (never when CI is set).
+    /// Write goldens from the replays and delete orphans (also
+    /// DISCLOSE_BLESS=1); ignored when CI is set.
     #[arg(long)]
     pub bless: bool,
     /// Write a JSON report to FILE.
@@ -32,7 +70,406 @@ pub struct CheckArgs {
     pub partition: Option<String>,
 }
 
+/// What happens to goldens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goldens {
+    /// Compared, never written.
+    Compare,
+    /// Written from the replays; orphans deleted.
+    Bless,
+}
+
+/// The resolved command line.
+struct Config {
+    dir: PathBuf,
+    golden: PathBuf,
+    goldens: Goldens,
+    partition: Option<Partition>,
+    bless_command: String,
+}
+
+impl Config {
+    fn resolve(args: &CheckArgs) -> Result<Config> {
+        let partition = args
+            .partition
+            .as_deref()
+            .map(Partition::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?;
+        let asked = args.bless
+            || std::env::var_os("DISCLOSE_BLESS").is_some_and(|v| !v.is_empty() && v != "0");
+        let goldens = if asked && term::in_ci() {
+            eprintln!(
+                "disclose: CI is set, so blessing is ignored; checking without writing goldens"
+            );
+            Goldens::Compare
+        } else if asked {
+            Goldens::Bless
+        } else {
+            Goldens::Compare
+        };
+        let mut bless_command = BLESS_COMMAND.to_string();
+        if args.dir != Path::new(DEFAULT_CORPUS) {
+            bless_command.push(' ');
+            bless_command.push_str(&shell_word(&args.dir));
+        }
+        if args.golden != Path::new(DEFAULT_GOLDEN) {
+            bless_command.push_str(" --golden ");
+            bless_command.push_str(&shell_word(&args.golden));
+        }
+        Ok(Config {
+            dir: args.dir.clone(),
+            golden: args.golden.clone(),
+            goldens,
+            partition,
+            bless_command,
+        })
+    }
+
+    fn holds(&self, name: &str) -> bool {
+        self.partition.is_none_or(|p| p.holds(name))
+    }
+}
+
 /// Runs `disclose check`.
-pub fn run(_args: &CheckArgs) -> Result<Exit> {
-    anyhow::bail!("check is not built yet")
+pub fn run(args: &CheckArgs) -> Result<Exit> {
+    let config = Config::resolve(args)?;
+    let files = corpus::discover(&config.dir)?;
+    if config.golden.exists() && !config.golden.is_dir() {
+        bail!(
+            "golden directory \"{}\" is not a directory",
+            config.golden.display()
+        );
+    }
+    let names: BTreeSet<&str> = files.iter().map(SessionFile::name).collect();
+    let orphans = orphans(&config, &names)?;
+    let mine: Vec<&SessionFile> = files.iter().filter(|f| config.holds(f.name())).collect();
+
+    let progress = Progress::start(mine.len());
+    let mut cases: Vec<Case> = mine
+        .par_iter()
+        .map(|file| {
+            let case = check_session(&config, file);
+            progress.step();
+            case
+        })
+        .collect();
+    progress.finish();
+
+    let mut deleted = Vec::new();
+    for orphan in orphans {
+        match orphan_case(&config, &orphan) {
+            Some(case) => cases.push(case),
+            None => deleted.push(orphan.display().to_string()),
+        }
+    }
+    if config.partition.is_none_or(|p| p.is_first()) {
+        cases.push(vocabulary_case(&config));
+    }
+
+    let report = Report {
+        cases,
+        deleted,
+        bless_command: config.bless_command.clone(),
+        corpus: config.dir.display().to_string(),
+        golden: config.golden.display().to_string(),
+        partition: config.partition.map(|p| p.to_string()),
+    };
+    emit(&report.human(Paint::detect()))?;
+    let io_failures: Vec<&Failure> = report
+        .cases
+        .iter()
+        .flat_map(|c| &c.failures)
+        .filter(|f| f.kind == FailureKind::Io)
+        .collect();
+    for failure in &io_failures {
+        eprintln!("disclose: {}", failure.message);
+    }
+    write_reports(args, &report)?;
+    Ok(if !io_failures.is_empty() {
+        Exit::Usage
+    } else if report.cases.iter().all(|c| c.status() == Status::Pass) {
+        Exit::Pass
+    } else {
+        Exit::Fail
+    })
+}
+
+/// Writes the requested report files, after the human report is out; the
+/// first that cannot be written is an I/O error (exit 2).
+fn write_reports(args: &CheckArgs, report: &Report) -> Result<()> {
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report.json())?;
+        write_file(path, format!("{text}\n").as_bytes())?;
+    }
+    if let Some(path) = &args.junit {
+        let xml = report
+            .junit()
+            .context("failed to serialize the JUnit report")?;
+        write_file(path, xml.as_bytes())?;
+    }
+    if let Some(path) = &args.summary {
+        write_file(path, report.summary().as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path`, creating its parent directories.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("failed to create \"{}\"", parent.display()))?;
+    }
+    std::fs::write(path, bytes).with_context(|| format!("failed to write \"{}\"", path.display()))
+}
+
+/// One session: read, replay once, compare (or bless), check invariants.
+fn check_session(config: &Config, file: &SessionFile) -> Case {
+    let golden_path = file.golden(&config.golden);
+    let mut case = Case::new(
+        CaseKind::Session,
+        file.name(),
+        file.path.display().to_string(),
+    );
+    let session = match corpus::load(&file.path) {
+        Ok(Loaded::Session(session)) => session,
+        Ok(Loaded::Malformed(malformed)) => {
+            case.failures.push(Failure {
+                kind: FailureKind::Malformed,
+                line: Some(malformed.error.line),
+                op: None,
+                message: malformed.to_string(),
+                diff: None,
+            });
+            return case;
+        }
+        Err(error) => {
+            case.failures.push(io_failure(&error));
+            return case;
+        }
+    };
+    if file.name() == VOCABULARY {
+        case.failures.push(failure(
+            FailureKind::ReservedName,
+            format!(
+                "its golden would be \"{}\", which holds the vocabulary; rename the session",
+                golden_path.display()
+            ),
+        ));
+        return case;
+    }
+    let replayed = replay(&session);
+    let text = transcript::encode(&replayed.steps);
+    case.renders = replayed
+        .steps
+        .iter()
+        .filter(|s| s.op == "render")
+        .map(|s| RenderCost {
+            line: s.line,
+            index_bytes: index_of(&s.output).len(),
+        })
+        .collect();
+    match config.goldens {
+        Goldens::Compare => compare_golden(config, &mut case, &golden_path, text.as_bytes()),
+        Goldens::Bless => bless(&mut case, &golden_path, text.as_bytes()),
+    }
+    drop(text);
+    invariant_failures(&mut case, &session, &replayed);
+    case
+}
+
+fn compare_golden(config: &Config, case: &mut Case, golden_path: &Path, actual: &[u8]) {
+    let expected = match std::fs::read(golden_path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            case.failures.push(no_golden(config, golden_path));
+            return;
+        }
+        Err(e) => {
+            let error = anyhow::Error::new(e)
+                .context(format!("failed to read \"{}\"", golden_path.display()));
+            case.failures.push(io_failure(&error));
+            return;
+        }
+    };
+    let Some(mismatch) = golden::compare(&expected, actual) else {
+        return;
+    };
+    let message = match &mismatch.undecodable {
+        Some(why) => format!(
+            "\"{}\" is not a well-formed transcript ({why}); the replay differs from it",
+            golden_path.display()
+        ),
+        None => format!("the transcript differs from \"{}\"", golden_path.display()),
+    };
+    case.failures.push(Failure {
+        kind: FailureKind::Mismatch,
+        line: mismatch.block.as_ref().map(|b| b.line),
+        op: mismatch.block.map(|b| b.op),
+        message,
+        diff: Some(mismatch.diff),
+    });
+}
+
+/// Writes `bytes` as the golden when it differs or is missing.
+fn bless(case: &mut Case, golden_path: &Path, bytes: &[u8]) {
+    if std::fs::read(golden_path).is_ok_and(|old| old == bytes) {
+        return;
+    }
+    match write_file(golden_path, bytes) {
+        Ok(()) => case.blessed = Some(format!("wrote {}", golden_path.display())),
+        Err(error) => case.failures.push(io_failure(&error)),
+    }
+}
+
+fn invariant_failures(case: &mut Case, session: &Session, replayed: &disclose::replay::Replay) {
+    for breach in invariants::check(session, replayed) {
+        let op = replayed
+            .steps
+            .iter()
+            .find(|s| s.line == breach.line)
+            .map(|s| s.op.to_string());
+        case.failures.push(Failure {
+            kind: FailureKind::Invariant(breach.invariant),
+            line: (breach.line > 0).then_some(breach.line),
+            op,
+            message: breach.message,
+            diff: None,
+        });
+    }
+}
+
+/// Every `*.txt` under the golden directory, other than the vocabulary,
+/// whose session does not exist, in this share, by path.
+fn orphans(config: &Config, names: &BTreeSet<&str>) -> Result<Vec<PathBuf>> {
+    if !config.golden.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    for entry in WalkDir::new(&config.golden).follow_links(true) {
+        let entry =
+            entry.with_context(|| format!("failed to walk \"{}\"", config.golden.display()))?;
+        let path = entry.path();
+        if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let rel = corpus::relative(&config.golden, path);
+        let name = rel.strip_suffix(".txt").unwrap_or(&rel);
+        if name != VOCABULARY && !names.contains(name) && config.holds(name) {
+            found.push((rel.clone(), path.to_path_buf()));
+        }
+    }
+    found.sort();
+    Ok(found.into_iter().map(|(_, path)| path).collect())
+}
+
+/// An orphan's case, or `None` when blessing deleted it.
+fn orphan_case(config: &Config, path: &Path) -> Option<Case> {
+    let rel = corpus::relative(&config.golden, path);
+    let name = rel.strip_suffix(".txt").unwrap_or(&rel);
+    let mut case = Case::new(CaseKind::Orphan, name, path.display().to_string());
+    match config.goldens {
+        Goldens::Bless => match std::fs::remove_file(path) {
+            Ok(()) => {
+                remove_empty_parents(&config.golden, path);
+                return None;
+            }
+            Err(e) => {
+                let error = anyhow::Error::new(e)
+                    .context(format!("failed to delete \"{}\"", path.display()));
+                case.failures.push(io_failure(&error));
+            }
+        },
+        Goldens::Compare => case.failures.push(failure(
+            FailureKind::Orphan,
+            format!(
+                "no session \"{}\" has this golden; blessing deletes it",
+                config.dir.join(format!("{name}.jsonl")).display()
+            ),
+        )),
+    }
+    Some(case)
+}
+
+/// Removes the directories a deleted orphan leaves empty, up to the root.
+fn remove_empty_parents(root: &Path, path: &Path) {
+    let mut dir = path.parent();
+    while let Some(d) = dir.filter(|d| d.starts_with(root) && *d != root) {
+        // Fails, and stops, at the first directory that is not empty.
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
+    }
+}
+
+/// `golden/vocabulary.txt` against `disclose vocab` (SPEC §9).
+fn vocabulary_case(config: &Config) -> Case {
+    let path = config.golden.join(format!("{VOCABULARY}.txt"));
+    let mut case = Case::new(CaseKind::Vocabulary, VOCABULARY, path.display().to_string());
+    let actual = disclose::vocabulary_text();
+    match config.goldens {
+        Goldens::Bless => bless(&mut case, &path, actual.as_bytes()),
+        Goldens::Compare => match std::fs::read(&path) {
+            Ok(expected) => {
+                if let Some(mismatch) = golden::compare_bytes(&expected, actual.as_bytes()) {
+                    case.failures.push(Failure {
+                        kind: FailureKind::Mismatch,
+                        line: None,
+                        op: None,
+                        message: format!("`disclose vocab` differs from \"{}\"", path.display()),
+                        diff: Some(mismatch.diff),
+                    });
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                case.failures.push(no_golden(config, &path))
+            }
+            Err(e) => {
+                let error =
+                    anyhow::Error::new(e).context(format!("failed to read \"{}\"", path.display()));
+                case.failures.push(io_failure(&error));
+            }
+        },
+    }
+    case
+}
+
+fn failure(kind: FailureKind, message: String) -> Failure {
+    Failure {
+        kind,
+        line: None,
+        op: None,
+        message,
+        diff: None,
+    }
+}
+
+fn no_golden(config: &Config, path: &Path) -> Failure {
+    failure(
+        FailureKind::NoGolden,
+        format!(
+            "no golden \"{}\"; bless it with `{}`",
+            path.display(),
+            config.bless_command
+        ),
+    )
+}
+
+fn io_failure(error: &anyhow::Error) -> Failure {
+    failure(FailureKind::Io, format!("{error:#}"))
+}
+
+/// `path` as one shell word: bare when it is plainly safe, else single-quoted.
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c));
+    if plain {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }

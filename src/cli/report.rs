@@ -1,0 +1,502 @@
+//! What `disclose check` found, and the four ways it is told: the human
+//! report on stdout, `--json`, `--junit` and `--summary` (SPEC §14).
+//!
+//! A [`Case`] is one thing that passes or fails on its own: a session, the
+//! vocabulary golden, or an orphan golden. It keeps only what the reports
+//! need (failures with their diffs, and the index bytes of each render),
+//! never a transcript, so memory stays flat as the corpus grows. Every
+//! format is built explicitly here; none is a derived serialization.
+
+use std::fmt::Write as _;
+
+use disclose::DORMANT_INDEX_CEILING;
+use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+use serde_json::{Value, json};
+
+use super::term::Paint;
+
+/// The sessions with the least index headroom listed by `--summary`.
+pub const TIGHTEST: usize = 10;
+
+/// What a case is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaseKind {
+    /// A session under the corpus directory.
+    Session,
+    /// `golden/vocabulary.txt` against `disclose vocab`.
+    Vocabulary,
+    /// A golden with no session.
+    Orphan,
+}
+
+impl CaseKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            CaseKind::Session => "session",
+            CaseKind::Vocabulary => "vocabulary",
+            CaseKind::Orphan => "orphan",
+        }
+    }
+}
+
+/// A case's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Everything held.
+    Pass,
+    /// A golden mismatch, a missing golden, an orphan or a broken invariant.
+    Fail,
+    /// The session is malformed, or could not be read or written.
+    Error,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// Why a case did not pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The replay's bytes are not the golden's.
+    Mismatch,
+    /// The session has no golden.
+    NoGolden,
+    /// The golden has no session.
+    Orphan,
+    /// An invariant of SPEC §13 (`I1` … `I8`) did not hold.
+    Invariant(&'static str),
+    /// The session file name is taken by the vocabulary golden.
+    ReservedName,
+    /// The session is malformed (SPEC §11).
+    Malformed,
+    /// A file could not be read, written or deleted.
+    Io,
+}
+
+impl FailureKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Mismatch => "mismatch",
+            FailureKind::NoGolden => "no_golden",
+            FailureKind::Orphan => "orphan",
+            FailureKind::Invariant(_) => "invariant",
+            FailureKind::ReservedName => "reserved_name",
+            FailureKind::Malformed => "malformed",
+            FailureKind::Io => "io",
+        }
+    }
+
+    /// Whether the bless command should follow it: blessing resolves it,
+    /// and its message does not already say how (a missing golden's does).
+    pub fn wants_bless_command(self) -> bool {
+        matches!(self, FailureKind::Mismatch | FailureKind::Orphan)
+    }
+
+    fn status(self) -> Status {
+        match self {
+            FailureKind::Malformed | FailureKind::Io => Status::Error,
+            _ => Status::Fail,
+        }
+    }
+}
+
+/// One reason a case did not pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// What kind.
+    pub kind: FailureKind,
+    /// The op's line in the session, when it concerns one op.
+    pub line: Option<usize>,
+    /// The op's name, when known.
+    pub op: Option<String>,
+    /// A plain message (for a malformed session, `path:line:column: message`).
+    pub message: String,
+    /// A unified diff with invisible bytes made visible (mismatches only).
+    pub diff: Option<String>,
+}
+
+/// One render's dormant index: its bytes and what is left under the ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderCost {
+    /// The `render` op's line.
+    pub line: usize,
+    /// Bytes of the dormant index (header, lines and marker; 0 when none).
+    pub index_bytes: usize,
+}
+
+impl RenderCost {
+    /// Bytes left under [`DORMANT_INDEX_CEILING`].
+    pub fn headroom(&self) -> usize {
+        DORMANT_INDEX_CEILING.saturating_sub(self.index_bytes)
+    }
+}
+
+/// One case's result.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The stable name: the relative path without extension, or `vocabulary`.
+    pub name: String,
+    /// The file it is about (the session, or the golden for the others).
+    pub path: String,
+    /// What it is.
+    pub kind: CaseKind,
+    /// Everything that did not hold, in the order found.
+    pub failures: Vec<Failure>,
+    /// Each `render` of a session.
+    pub renders: Vec<RenderCost>,
+    /// What blessing wrote, when it wrote something (`wrote golden/x.txt`).
+    pub blessed: Option<String>,
+}
+
+impl Case {
+    /// A case with nothing found yet.
+    pub fn new(kind: CaseKind, name: impl Into<String>, path: impl Into<String>) -> Case {
+        Case {
+            name: name.into(),
+            path: path.into(),
+            kind,
+            failures: Vec::new(),
+            renders: Vec::new(),
+            blessed: None,
+        }
+    }
+
+    /// Error when anything errs, fail when anything fails, else pass.
+    pub fn status(&self) -> Status {
+        self.failures
+            .iter()
+            .map(|f| f.kind.status())
+            .max()
+            .unwrap_or(Status::Pass)
+    }
+
+    fn tightest(&self) -> Option<&RenderCost> {
+        self.renders.iter().min_by_key(|r| (r.headroom(), r.line))
+    }
+}
+
+/// Counts for the closing line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Cases that passed.
+    pub passed: usize,
+    /// Cases that failed.
+    pub failed: usize,
+    /// Cases in error (malformed, or unreadable).
+    pub errors: usize,
+}
+
+impl Totals {
+    /// Counts `cases`.
+    pub fn of(cases: &[Case]) -> Totals {
+        let mut totals = Totals::default();
+        for case in cases {
+            match case.status() {
+                Status::Pass => totals.passed += 1,
+                Status::Fail => totals.failed += 1,
+                Status::Error => totals.errors += 1,
+            }
+        }
+        totals
+    }
+
+    /// `N passed, N failed` and `, N errors` when there are any (SPEC §14).
+    pub fn closing_line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.errors > 0 {
+            let _ = write!(line, ", {} errors", self.errors);
+        }
+        line
+    }
+}
+
+/// Everything one `check` run found.
+pub struct Report {
+    /// Sessions (by path), then orphans (by path), then the vocabulary.
+    pub cases: Vec<Case>,
+    /// Orphan goldens deleted by blessing.
+    pub deleted: Vec<String>,
+    /// The command that blesses this corpus.
+    pub bless_command: String,
+    /// The corpus directory, as given.
+    pub corpus: String,
+    /// The golden directory, as given.
+    pub golden: String,
+    /// `hash:K/N`, when partitioned.
+    pub partition: Option<String>,
+}
+
+impl Report {
+    /// The counts.
+    pub fn totals(&self) -> Totals {
+        Totals::of(&self.cases)
+    }
+
+    /// The human report: one status line per case in order, then each
+    /// failure in full, then the closing line (always last).
+    pub fn human(&self, paint: Paint) -> String {
+        let mut out = String::new();
+        for case in &self.cases {
+            let word = match case.status() {
+                Status::Pass => paint.good("pass "),
+                Status::Fail => paint.bad("FAIL "),
+                Status::Error => paint.bad("ERROR"),
+            };
+            let _ = write!(out, "{word} {}", case.name);
+            if let Some(blessed) = &case.blessed {
+                let _ = write!(out, " ({blessed})");
+            }
+            out.push('\n');
+        }
+        for path in &self.deleted {
+            let _ = writeln!(out, "deleted orphan {path}");
+        }
+        let failing: Vec<&Case> = self
+            .cases
+            .iter()
+            .filter(|c| c.status() != Status::Pass)
+            .collect();
+        if !failing.is_empty() {
+            out.push_str("\nfailures:\n");
+        }
+        for case in failing {
+            self.human_case(&mut out, case, paint);
+        }
+        let blessed = self.cases.iter().filter(|c| c.blessed.is_some()).count();
+        if blessed + self.deleted.len() > 0 {
+            let _ = writeln!(
+                out,
+                "\nblessed: wrote {blessed} goldens, deleted {} orphans",
+                self.deleted.len()
+            );
+        }
+        out.push('\n');
+        out.push_str(&self.totals().closing_line());
+        out.push('\n');
+        out
+    }
+
+    fn human_case(&self, out: &mut String, case: &Case, paint: Paint) {
+        let word = match case.status() {
+            Status::Error => paint.bad("ERROR"),
+            _ => paint.bad("FAIL"),
+        };
+        let _ = writeln!(out, "\n{word} {} ({})", case.name, case.path);
+        for failure in &case.failures {
+            if failure.kind == FailureKind::Malformed {
+                // `path:line:column: message`, at the start of its line so
+                // editors and CI annotators can jump to it.
+                let _ = writeln!(out, "{}", failure.message);
+                continue;
+            }
+            let _ = writeln!(out, "  {}", where_and_what(failure));
+            if let Some(diff) = &failure.diff {
+                for line in diff.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+        }
+        if case.failures.iter().any(|f| f.kind.wants_bless_command()) {
+            let _ = writeln!(out, "  to bless: {}", self.bless_command);
+        }
+    }
+
+    /// The `--json` report.
+    pub fn json(&self) -> Value {
+        let totals = self.totals();
+        let cases: Vec<Value> = self
+            .cases
+            .iter()
+            .map(|case| {
+                let failures: Vec<Value> = case
+                    .failures
+                    .iter()
+                    .map(|f| {
+                        let mut failure = json!({
+                            "kind": f.kind.as_str(),
+                            "line": f.line,
+                            "op": f.op,
+                            "message": f.message,
+                            "diff": f.diff,
+                        });
+                        if let (FailureKind::Invariant(id), Some(map)) =
+                            (f.kind, failure.as_object_mut())
+                        {
+                            map.insert("invariant".into(), json!(id));
+                        }
+                        failure
+                    })
+                    .collect();
+                let renders: Vec<Value> = case
+                    .renders
+                    .iter()
+                    .map(|r| {
+                        json!({"line": r.line, "index_bytes": r.index_bytes, "headroom": r.headroom()})
+                    })
+                    .collect();
+                json!({
+                    "name": case.name,
+                    "path": case.path,
+                    "kind": case.kind.as_str(),
+                    "status": case.status().as_str(),
+                    "failures": failures,
+                    "renders": renders,
+                    "blessed": case.blessed,
+                })
+            })
+            .collect();
+        json!({
+            "format": 1,
+            "corpus": self.corpus,
+            "golden": self.golden,
+            "partition": self.partition,
+            "totals": {"passed": totals.passed, "failed": totals.failed, "errors": totals.errors},
+            "cases": cases,
+            "deleted_orphans": self.deleted,
+        })
+    }
+
+    /// The `--junit` report: one testcase per case; a failure carries every
+    /// message and diff as its text.
+    pub fn junit(&self) -> Result<String, quick_junit::SerializeError> {
+        let mut suite = TestSuite::new(format!("disclose check {}", self.corpus));
+        for case in &self.cases {
+            let status = match case.status() {
+                Status::Pass => TestCaseStatus::success(),
+                status => {
+                    let kind = if status == Status::Error {
+                        NonSuccessKind::Error
+                    } else {
+                        NonSuccessKind::Failure
+                    };
+                    let mut status = TestCaseStatus::non_success(kind);
+                    if let Some(first) = case.failures.first() {
+                        status.set_message(where_and_what(first));
+                        status.set_type(first.kind.as_str());
+                    }
+                    status.set_description(self.failure_text(case));
+                    status
+                }
+            };
+            let mut test = TestCase::new(case.name.as_str(), status);
+            test.set_classname(case.kind.as_str());
+            suite.add_test_case(test);
+        }
+        let mut report = quick_junit::Report::new("disclose");
+        report.add_test_suite(suite);
+        report.to_string()
+    }
+
+    fn failure_text(&self, case: &Case) -> String {
+        let mut text = String::new();
+        for failure in &case.failures {
+            let _ = writeln!(text, "{}", where_and_what(failure));
+            if let Some(diff) = &failure.diff {
+                text.push_str(diff);
+            }
+        }
+        if case.failures.iter().any(|f| f.kind.wants_bless_command()) {
+            let _ = writeln!(text, "to bless: {}", self.bless_command);
+        }
+        text
+    }
+
+    /// The `--summary` report: Markdown for `$GITHUB_STEP_SUMMARY`.
+    pub fn summary(&self) -> String {
+        let totals = self.totals();
+        let mut md = String::from("## disclose check\n\n");
+        let _ = writeln!(md, "**{}**\n", totals.closing_line());
+        if let Some(partition) = &self.partition {
+            let _ = writeln!(md, "Partition `{partition}`.\n");
+        }
+        md.push_str("| passed | failed | errors |\n|---:|---:|---:|\n");
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} |\n",
+            totals.passed, totals.failed, totals.errors
+        );
+        let failing: Vec<&Case> = self
+            .cases
+            .iter()
+            .filter(|c| c.status() != Status::Pass)
+            .collect();
+        if !failing.is_empty() {
+            md.push_str("### Failures\n\n| case | status | kind | line | op | message |\n|---|---|---|---:|---|---|\n");
+            for case in failing {
+                for f in &case.failures {
+                    let kind = match f.kind {
+                        FailureKind::Invariant(id) => id.to_string(),
+                        kind => kind.as_str().to_string(),
+                    };
+                    let _ = writeln!(
+                        md,
+                        "| {} | {} | {} | {} | {} | {} |",
+                        cell(&case.name),
+                        case.status().as_str(),
+                        kind,
+                        f.line.map_or(String::new(), |l| l.to_string()),
+                        cell(f.op.as_deref().unwrap_or("")),
+                        cell(&f.message),
+                    );
+                }
+            }
+            let _ = writeln!(md, "\nTo bless: `{}`\n", self.bless_command);
+        }
+        let mut tight: Vec<(&Case, &RenderCost)> = self
+            .cases
+            .iter()
+            .filter_map(|c| Some((c, c.tightest()?)))
+            .collect();
+        tight.sort_by(|a, b| (a.1.headroom(), &a.0.name).cmp(&(b.1.headroom(), &b.0.name)));
+        let _ = writeln!(
+            md,
+            "### Tightest dormant indexes\n\nThe {TIGHTEST} sessions with the least headroom under the {DORMANT_INDEX_CEILING}-byte ceiling (their tightest render).\n"
+        );
+        if tight.is_empty() {
+            md.push_str("No session renders.\n");
+        } else {
+            md.push_str(
+                "| session | render line | index bytes | headroom |\n|---|---:|---:|---:|\n",
+            );
+            for (case, render) in tight.into_iter().take(TIGHTEST) {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} |",
+                    cell(&case.name),
+                    render.line,
+                    render.index_bytes,
+                    render.headroom()
+                );
+            }
+        }
+        md
+    }
+}
+
+/// `line 7 (describe): message` (`I3 line 7 …` for an invariant), or just
+/// the message when it is not about one op or already says where.
+fn where_and_what(failure: &Failure) -> String {
+    let prefix = match failure.kind {
+        FailureKind::Invariant(id) => format!("{id} "),
+        FailureKind::Malformed => return failure.message.clone(),
+        _ => String::new(),
+    };
+    match (failure.line, &failure.op) {
+        (Some(line), Some(op)) => format!("{prefix}line {line} ({op}): {}", failure.message),
+        (Some(line), None) => format!("{prefix}line {line}: {}", failure.message),
+        _ => format!("{prefix}{}", failure.message),
+    }
+}
+
+/// Text safe inside a Markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+}
