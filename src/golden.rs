@@ -116,9 +116,8 @@ fn by_first_byte(golden: &[u8], replay: &[u8], undecodable: Option<DecodeError>)
         .find(|((start, end), _)| *start <= parted && parted < *end)
         .or_else(|| {
             spans
-                .iter()
-                .zip(&blocks)
                 .last()
+                .zip(blocks.last())
                 .filter(|_| parted >= replay.len())
         });
     let Some((&(start, end), block)) = held else {
@@ -214,7 +213,8 @@ pub fn diff(golden: &[u8], actual: &[u8]) -> String {
 /// `bytes` with every invisible byte made visible, one visible line per
 /// line of `bytes`, each ending in `\n`:
 ///
-/// - a tab is `→`, a carriage return `␍`, each trailing space `·`;
+/// - a tab is `→`, a carriage return `␍`, each trailing space `·` (also
+///   before a final `\r`);
 /// - another control character is its Unicode control picture (`␀`, `␛`,
 ///   `␡`); other whitespace and zero-width characters are `⟨U+XXXX⟩`;
 /// - a byte that is not part of valid UTF-8 is `\xNN`;
@@ -238,8 +238,15 @@ pub fn visible(bytes: &[u8]) -> String {
 }
 
 fn visible_line(out: &mut String, line: &[u8]) {
-    let kept = line.len() - line.iter().rev().take_while(|b| **b == b' ').count();
-    let (body, trailing) = line.split_at(kept);
+    // The tail of spaces and carriage returns: its spaces are `·`, so a
+    // space before a final `\r` shows too.
+    let kept = line.len()
+        - line
+            .iter()
+            .rev()
+            .take_while(|b| matches!(b, b' ' | b'\r'))
+            .count();
+    let (body, tail) = line.split_at(kept);
     for chunk in body.utf8_chunks() {
         for c in chunk.valid().chars() {
             visible_char(out, c);
@@ -248,7 +255,10 @@ fn visible_line(out: &mut String, line: &[u8]) {
             let _ = write!(out, "\\x{byte:02X}");
         }
     }
-    out.extend(std::iter::repeat_n(TRAILING_SPACE, trailing.len()));
+    out.extend(tail.iter().map(|b| match b {
+        b' ' => TRAILING_SPACE,
+        _ => CARRIAGE_RETURN,
+    }));
 }
 
 fn visible_char(out: &mut String, c: char) {
@@ -324,7 +334,7 @@ mod tests {
         let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
         assert_eq!(
             mismatch.diff,
-            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 2 describe 6\n-a→b ␍\n+a→b␍·\n"
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 2 describe 6\n-a→b·␍\n+a→b␍·\n"
         );
     }
 
@@ -421,7 +431,7 @@ mod tests {
 
     #[test]
     fn a_wrong_first_line_gets_a_whole_file_diff() {
-        let golden = format!("disclose transcript 0\n=== 2 render 2\na\n");
+        let golden = "disclose transcript 0\n=== 2 render 2\na\n";
         let replay = format!("{HEAD}=== 2 render 2\na\n");
         let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
         assert_eq!(mismatch.block, None);
