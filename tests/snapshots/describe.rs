@@ -1,0 +1,253 @@
+//! `describe` (SPEC §5): the three guides, keyword rankings (ties by name in
+//! byte order, distinct query words, the top 8), no match, and the query's
+//! validation in its order.
+
+use disclose::Mode;
+use serde_json::json;
+
+use super::{Decl, carried, check, describe, host, ruler, shelf, tool};
+
+fn guides_catalog() -> Vec<Decl> {
+    vec![
+        host("read", "Read a file by path.\nReturns its text.").schema(json!({
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"]
+        })),
+        tool(
+            "github",
+            "create_issue",
+            "  Open an issue on GitHub. Needs a title.\n",
+        )
+        .schema(json!({
+            "type": "object",
+            "properties": {"title": {"type": "string"}},
+            "required": ["title"]
+        }))
+        .effect(Some("reversible"))
+        .approval(None),
+        shelf(
+            "triage",
+            "  Triage new issues.\nSort them by label.  ",
+            "skills/triage/SKILL.md",
+        ),
+    ]
+}
+
+#[test]
+fn guides_of_a_resident_tool_a_dormant_tool_and_a_skill() {
+    // Resident: `use: call <name> directly`. Dormant: the `call` form with a
+    // literal `{...}`. The description / disclosure is trimmed, inner
+    // newlines kept. The trimmed query is matched (`  read  `).
+    let ops = [
+        describe("read"),
+        describe("github__create_issue"),
+        describe("triage"),
+        describe("  read  "),
+    ];
+    insta::assert_snapshot!(check(&guides_catalog(), Mode::Work, &ops), @r#"
+    >>> describe "read" (215 bytes)
+    tool read
+    standing: resident; effect: read; approval: never
+    Read a file by path.
+    Returns its text.
+    input schema: {"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}
+    use: call read directly
+    >>> describe "github__create_issue" (273 bytes)
+    tool github__create_issue
+    standing: dormant; effect: reversible; approval: required
+    Open an issue on GitHub. Needs a title.
+    input schema: {"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"}
+    use: call {"name":"github__create_issue","args":{...}}
+    >>> describe "triage" (90 bytes)
+    skill triage
+    Triage new issues.
+    Sort them by label.
+    use: read "triage" for the whole card
+    >>> describe "  read  " (215 bytes)
+    tool read
+    standing: resident; effect: read; approval: never
+    Read a file by path.
+    Returns its text.
+    input schema: {"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}
+    use: call read directly
+    "#);
+}
+
+#[test]
+fn guides_of_the_two_doors() {
+    insta::assert_snapshot!(check(&[], Mode::Chat, &[describe("describe"), describe("call")]), @r#"
+    >>> describe "describe" (299 bytes)
+    tool describe
+    standing: resident; effect: read; approval: never
+    Find a capability by exact name for its full guide, or by keywords for a ranked list.
+    input schema: {"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}
+    use: call describe directly
+    >>> describe "call" (326 bytes)
+    tool call
+    standing: resident; effect: read; approval: never
+    Run a dormant tool by name; its args are checked against that tool's input schema first.
+    input schema: {"additionalProperties":false,"properties":{"args":{"type":"object"},"name":{"type":"string"}},"required":["name","args"],"type":"object"}
+    use: call call directly
+    "#);
+}
+
+fn ranking_catalog() -> Vec<Decl> {
+    vec![
+        tool("github", "create_issue", "Open an issue on GitHub."),
+        tool("gitlab", "create_issue", "Open an issue on GitLab."),
+        tool("jira", "create_ticket", "Open a ticket."),
+        shelf("issue-triage", "Sort new issues by label.", "skills/t.md"),
+        host("Issue_log", "Keep a log."),
+    ]
+}
+
+#[test]
+fn keyword_ranking_with_ties_broken_by_name_in_byte_order() {
+    // Query words {create, issue}; name hit 3, description hit 1:
+    // github__create_issue 3+3+1 = 7, gitlab__create_issue 7 (tie: `h` < `l`);
+    // Issue_log 3, issue-triage 3 (`issues` is not `issue`), jira 3 (create):
+    // byte order puts `I` (0x49) before `i` (0x69) before `j`. A
+    // case-insensitive order would put `issue-triage` (`-` 0x2d) before
+    // `issue_log` (`_` 0x5f). Tools and skills sort together, by name.
+    // `Read` is not an exact name (`read` is not admitted here either).
+    let ops = [describe("create issue"), describe("Issue")];
+    insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &ops), @r#"
+    >>> describe "create issue" (268 bytes)
+    no capability is named "create issue"; closest by keyword:
+    - github__create_issue: Open an issue on GitHub.
+    - gitlab__create_issue: Open an issue on GitLab.
+    - Issue_log: Keep a log.
+    - skill issue-triage: Sort new issues by label.
+    - jira__create_ticket: Open a ticket.
+    >>> describe "Issue" (223 bytes)
+    no capability is named "Issue"; closest by keyword:
+    - github__create_issue: Open an issue on GitHub.
+    - gitlab__create_issue: Open an issue on GitLab.
+    - Issue_log: Keep a log.
+    - skill issue-triage: Sort new issues by label.
+    "#);
+}
+
+#[test]
+fn query_words_count_once() {
+    // Distinct words {ticket, issue}: jira 3+1 = 4, github 4, gitlab 4
+    // (byte order), then Issue_log 3, issue-triage 3. Were `ticket` counted
+    // twice, jira would score 8 and lead.
+    insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &[describe("ticket TICKET issue")]), @r#"
+    >>> describe "ticket TICKET issue" (275 bytes)
+    no capability is named "ticket TICKET issue"; closest by keyword:
+    - github__create_issue: Open an issue on GitHub.
+    - gitlab__create_issue: Open an issue on GitLab.
+    - jira__create_ticket: Open a ticket.
+    - Issue_log: Keep a log.
+    - skill issue-triage: Sort new issues by label.
+    "#);
+}
+
+#[test]
+fn more_than_eight_hits_keep_the_first_eight() {
+    // Query `log`. Scores: LOG-format 3+1 = 4, log_read 4, log_write 4;
+    // grep-log 3 (`logs` is not `log`), log_rotate 3; audit, backup, compact,
+    // digest, export, fsck 1 each. 11 hits: digest, export and fsck (the last
+    // three by name) are not listed. syslog__send scores 0: `syslog` is one
+    // word.
+    let decls = [
+        host("log_write", "Write a log line."),
+        host("log_read", "Read the log."),
+        host("log_rotate", "Rotate files."),
+        tool("syslog", "send", "Send to syslog."),
+        host("audit", "Audit the log."),
+        host("backup", "Back up the log."),
+        host("compact", "Compact the log."),
+        host("digest", "Digest the log."),
+        host("export", "Export the log."),
+        host("fsck", "Check the log."),
+        shelf("grep-log", "Search logs.", "skills/grep-log.md"),
+        carried("LOG-format", "How a log line looks.", "body"),
+    ];
+    insta::assert_snapshot!(check(&decls, Mode::Chat, &[describe("log")]), @r#"
+    >>> describe "log" (287 bytes)
+    no capability is named "log"; closest by keyword:
+    - skill LOG-format: How a log line looks.
+    - log_read: Read the log.
+    - log_write: Write a log line.
+    - skill grep-log: Search logs.
+    - log_rotate: Rotate files.
+    - audit: Audit the log.
+    - backup: Back up the log.
+    - compact: Compact the log.
+    "#);
+}
+
+#[test]
+fn keyword_hits_show_hints_and_include_the_doors() {
+    // `by name`: describe (`by`, `name` in its description: 2) and call (2),
+    // tie by name. Their hints are cut: describe's description is 85 bytes,
+    // cut at 77 inside `ranked`; call's is 88 bytes, cut at 77 inside
+    // `schema`. Non-ASCII words lowercase by `char::to_lowercase`.
+    let decls = [host("resume", "Résumé de l'été.")];
+    let ops = [describe("by name"), describe("ÉTÉ"), describe("zebra")];
+    insta::assert_snapshot!(check(&decls, Mode::Chat, &ops), @r#"
+    >>> describe "by name" (236 bytes)
+    no capability is named "by name"; closest by keyword:
+    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
+    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
+    >>> describe "ÉTÉ" (83 bytes)
+    no capability is named "ÉTÉ"; closest by keyword:
+    - resume: Résumé de l'été.
+    >>> describe "zebra" (55 bytes)
+    no capability is named "zebra", and no keyword matched
+    "#);
+}
+
+#[test]
+fn query_refused_for_each_reason_in_order() {
+    // Validation is on the query as given, before trimming: empty after
+    // trimming, then > 256 bytes, then a control character.
+    let long = "x".repeat(257);
+    let blank_and_long = " ".repeat(300);
+    let long_with_control = format!("{}\t", "x".repeat(256));
+    let ops = [
+        describe(""),
+        describe(" \u{a0}\n "),
+        describe(&blank_and_long),
+        describe(&long),
+        describe(&long_with_control),
+        describe("read\n"),
+        describe("a\u{7f}b"),
+    ];
+    insta::assert_snapshot!(check(&guides_catalog(), Mode::Chat, &ops), @r#"
+    >>> describe "" (58 bytes)
+    refused E_INVALID_ARGS describe.query: the query is empty
+    >>> describe " \u{a0}\n " (58 bytes)
+    refused E_INVALID_ARGS describe.query: the query is empty
+    >>> describe "                    "… [300 bytes] (58 bytes)
+    refused E_INVALID_ARGS describe.query: the query is empty
+    >>> describe "xxxxxxxxxxxxxxxxxxxx"… [257 bytes] (74 bytes)
+    refused E_INVALID_ARGS describe.query: the query is longer than 256 bytes
+    >>> describe "xxxxxxxxxxxxxxxxxxxx"… [257 bytes] (74 bytes)
+    refused E_INVALID_ARGS describe.query: the query is longer than 256 bytes
+    >>> describe "read\n" (75 bytes)
+    refused E_INVALID_ARGS describe.query: the query holds a control character
+    >>> describe "a\u{7f}b" (75 bytes)
+    refused E_INVALID_ARGS describe.query: the query holds a control character
+    "#);
+}
+
+#[test]
+fn query_of_256_bytes_is_accepted() {
+    // 256 bytes exactly, as given: ` ` + 254 ruler bytes + ` `. The message
+    // shows the trimmed query (254 bytes). And 128 × `é` = 256 bytes.
+    let padded = format!(" {} ", ruler(254));
+    assert_eq!(padded.len(), 256);
+    let accented = "é".repeat(128);
+    assert_eq!(accented.len(), 256);
+    let ops = [describe(&padded), describe(&accented)];
+    insta::assert_snapshot!(check(&[], Mode::Chat, &ops), @r#"
+    >>> describe " a123456789b12345678"… [256 bytes] (304 bytes)
+    no capability is named "a123456789b123456789c123456789d123456789e123456789f123456789g123456789h123456789i123456789j123456789k123456789l123456789m123456789n123456789o123456789p123456789q123456789r123456789s123456789t123456789u123456789v123456789w123456789x123456789y123456789z123", and no keyword matched
+    >>> describe "éééééééééééééééééééé"… [256 bytes] (306 bytes)
+    no capability is named "éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé", and no keyword matched
+    "#);
+}
