@@ -466,3 +466,27 @@ fn replayed_trees_before_and_after_a_schema_change() {
     // Render shows only the hint, which did not change.
     assert_eq!(session["prefix_changed"], false);
 }
+
+#[test]
+fn an_inserted_or_missing_op_is_named_on_both_sides() {
+    let old = transcript(&[(2, "tool", TOOL), (3, "start", START)]);
+    let inserted = transcript(&[(2, "tool", TOOL), (3, "tool", TOOL), (4, "start", START)]);
+    let shorter = transcript(&[(2, "tool", TOOL)]);
+    let dir = trees(
+        &[("inserted.txt", &old), ("shorter.txt", &old)],
+        &[("inserted.txt", &inserted), ("shorter.txt", &shorter)],
+    );
+    let text = stdout(&diff(dir.path(), &[]));
+    assert!(
+        text.contains(
+            "changed    inserted.txt\n  first divergence: old line 3 start, new line 3 tool\n    --- old line 3 start\n    +++ new line 3 tool\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "changed    shorter.txt\n  first divergence: old line 3 start, new no block\n    --- old line 3 start\n    +++ new (no block)\n    @@ -1 +0,0 @@\n    -run started in chat mode at generation 1\n"
+        ),
+        "{text}"
+    );
+}
