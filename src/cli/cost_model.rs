@@ -151,7 +151,7 @@ pub fn cost(session: &Session, replayed: &Replay) -> Option<SessionCost> {
     } else {
         0
     };
-    let eager_bytes = eager_tools + render.len() - index_bytes + skill_section;
+    let eager_bytes = eager_tools + render.len().saturating_sub(index_bytes) + skill_section;
 
     Some(SessionCost {
         requests,
