@@ -266,7 +266,7 @@ fn added_and_removed_sessions() {
     );
     assert_eq!(
         report["summary"],
-        json!({"changed": 0, "added": 1, "removed": 1, "unchanged": 1, "prefix_changed": 0})
+        json!({"changed": 0, "added": 1, "removed": 1, "unchanged": 1, "ignored": 0, "prefix_changed": 0})
     );
 }
 
@@ -322,10 +322,13 @@ fn non_transcripts_and_undecodable_transcripts_are_reported_per_file() {
 #[test]
 fn markdown_for_a_pull_request_comment() {
     let dir = trees(
-        &[("a.txt", &session("Get a thing.", MISFIT)), ("b.txt", "x")],
+        &[
+            ("a.txt", &session("Get a thing.", MISFIT)),
+            ("b.txt", &session("B.", MISFIT)),
+        ],
         &[
             ("a.txt", &session("Get one thing.", MISFIT)),
-            ("c.txt", "y"),
+            ("c.txt", &session("C.", MISFIT)),
         ],
     );
     let output = diff(dir.path(), &["--markdown"]);
@@ -488,5 +491,31 @@ fn an_inserted_or_missing_op_is_named_on_both_sides() {
             "changed    shorter.txt\n  first divergence: old line 3 start, new no block\n    --- old line 3 start\n    +++ new (no block)\n    @@ -1 +0,0 @@\n    -run started in chat mode at generation 1\n"
         ),
         "{text}"
+    );
+}
+
+#[test]
+fn a_non_transcript_in_one_tree_only_is_ignored_not_a_difference() {
+    // `golden/` holds vocabulary.txt; `replay --out` does not write it.
+    let s = session("Get a thing.", MISFIT);
+    let dir = trees(
+        &[
+            ("vocabulary.txt", "admit.frozen E_INVALID_ARGS\n"),
+            ("a/s.txt", &s),
+        ],
+        &[("a/s.txt", &s), ("notes.txt", "")],
+    );
+    let output = diff(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "ignored    notes.txt (not a transcript; only in NEW)\n\
+         ignored    vocabulary.txt (not a transcript; only in OLD)\n\
+         0 changed, 0 added, 0 removed, 1 unchanged (2 non-transcript files in one tree only, ignored)\n"
+    );
+    let report: Value = serde_json::from_str(&stdout(&diff(dir.path(), &["--json"]))).unwrap();
+    assert_eq!(
+        report["sessions"][2],
+        json!({"session": "vocabulary.txt", "status": "ignored", "only_in": "OLD"})
     );
 }

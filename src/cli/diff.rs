@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use disclose::transcript::MAGIC;
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
@@ -49,6 +50,12 @@ pub enum Status {
     Added,
     /// Only in OLD.
     Removed,
+    /// Only in one tree, and not a transcript (`vocabulary.txt` beside
+    /// goldens, which `replay --out` does not write): shown, not a difference.
+    Unpaired {
+        /// `OLD` or `NEW`.
+        side: &'static str,
+    },
     /// Different bytes.
     Changed(Box<Change>),
 }
@@ -73,7 +80,9 @@ pub fn run(args: &DiffArgs) -> Result<Exit> {
         report::human(&entries)
     };
     emit(&text)?;
-    let same = entries.iter().all(|e| e.status == Status::Unchanged);
+    let same = entries
+        .iter()
+        .all(|e| matches!(e.status, Status::Unchanged | Status::Unpaired { .. }));
     Ok(if same { Exit::Pass } else { Exit::Fail })
 }
 
@@ -147,12 +156,28 @@ fn compare_trees(old: &Path, new: &Path) -> Result<Vec<Entry>> {
         .map(|(name, old, new)| {
             let status = match (old, new) {
                 (Some(old), Some(new)) => compare_files(&old, &new)?,
-                (Some(_), None) => Status::Removed,
-                _ => Status::Added,
+                (Some(old), None) => one_sided(&old, Status::Removed, "OLD")?,
+                (None, Some(new)) => one_sided(&new, Status::Added, "NEW")?,
+                (None, None) => Status::Unchanged,
             };
             Ok(Entry { name, status })
         })
         .collect()
+}
+
+/// A file in one tree only is added or removed when it is a transcript
+/// (read up to the magic line only), and unpaired otherwise.
+fn one_sided(path: &Path, status: Status, side: &'static str) -> Result<Status> {
+    use std::io::Read as _;
+    let mut head = Vec::with_capacity(MAGIC.len());
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAGIC.len() as u64).read_to_end(&mut head))
+        .with_context(|| format!("failed to read \"{}\"", path.display()))?;
+    Ok(if head == MAGIC.as_bytes() {
+        status
+    } else {
+        Status::Unpaired { side }
+    })
 }
 
 /// Bytes first; decoded only when they differ.

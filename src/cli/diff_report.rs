@@ -19,6 +19,7 @@ struct Counts {
     added: usize,
     removed: usize,
     unchanged: usize,
+    unpaired: usize,
     prefix_changed: usize,
 }
 
@@ -28,6 +29,7 @@ fn counts(entries: &[Entry]) -> Counts {
         added: 0,
         removed: 0,
         unchanged: 0,
+        unpaired: 0,
         prefix_changed: 0,
     };
     for entry in entries {
@@ -35,6 +37,7 @@ fn counts(entries: &[Entry]) -> Counts {
             Status::Unchanged => c.unchanged += 1,
             Status::Added => c.added += 1,
             Status::Removed => c.removed += 1,
+            Status::Unpaired { .. } => c.unpaired += 1,
             Status::Changed(change) => {
                 c.changed += 1;
                 if matches!(&**change, Change::Transcript(t) if t.prefix_changed) {
@@ -51,6 +54,14 @@ fn summary(c: &Counts) -> String {
         "{} changed, {} added, {} removed, {} unchanged",
         c.changed, c.added, c.removed, c.unchanged
     );
+    if c.unpaired > 0 {
+        let _ = write!(
+            line,
+            " ({} non-transcript file{} in one tree only, ignored)",
+            c.unpaired,
+            if c.unpaired == 1 { "" } else { "s" }
+        );
+    }
     if c.prefix_changed > 0 {
         let _ = write!(
             line,
@@ -151,6 +162,9 @@ pub fn human(entries: &[Entry]) -> String {
             Status::Removed => {
                 let _ = writeln!(out, "removed    {name}");
             }
+            Status::Unpaired { side } => {
+                let _ = writeln!(out, "ignored    {name} (not a transcript; only in {side})");
+            }
             Status::Changed(change) => match &**change {
                 Change::Text { diff } => {
                     let _ = writeln!(out, "changed    {name} (not a transcript)");
@@ -215,6 +229,11 @@ fn entry_json(entry: &Entry) -> Value {
         Status::Unchanged => status("unchanged"),
         Status::Added => status("added"),
         Status::Removed => status("removed"),
+        Status::Unpaired { side } => json!({
+            "session": entry.name,
+            "status": "ignored",
+            "only_in": side,
+        }),
         Status::Changed(change) => match &**change {
             Change::Text { diff } => json!({
                 "session": entry.name,
@@ -264,6 +283,7 @@ pub fn json(old: &Path, new: &Path, entries: &[Entry]) -> String {
             "added": c.added,
             "removed": c.removed,
             "unchanged": c.unchanged,
+            "ignored": c.unpaired,
             "prefix_changed": c.prefix_changed,
         },
         "sessions": entries.iter().map(entry_json).collect::<Vec<_>>(),
@@ -302,7 +322,7 @@ pub fn markdown(entries: &[Entry]) -> String {
     let _ = writeln!(out, "**{}**\n", summary(&c));
     let listed: Vec<&Entry> = entries
         .iter()
-        .filter(|e| e.status != Status::Unchanged)
+        .filter(|e| !matches!(e.status, Status::Unchanged | Status::Unpaired { .. }))
         .collect();
     if listed.is_empty() {
         return out;
@@ -312,7 +332,7 @@ pub fn markdown(entries: &[Entry]) -> String {
     for entry in &listed {
         let name = cell(&entry.name);
         let row = match &entry.status {
-            Status::Unchanged => continue,
+            Status::Unchanged | Status::Unpaired { .. } => continue,
             Status::Added => format!("| {name} | added | | | | | | |"),
             Status::Removed => format!("| {name} | removed | | | | | | |"),
             Status::Changed(change) => match &**change {
