@@ -276,3 +276,43 @@ fn an_unadmitted_core_name_is_unknown_not_gated() {
     refused E_INVALID_ARGS call.unknown: no admitted tool is named "edit"; nearest: read, describe
     "#);
 }
+
+#[test]
+fn a_skill_name_is_not_a_tool_directly_or_through_call() {
+    // `triage` is an admitted skill: neither door runs it (SPEC §6: "the
+    // target is not an admitted tool"). Distances from `triage`: read 4,
+    // edit 5, describe 6 and exec 6 (tie: `d` < `e`).
+    let ops = [call("triage", json!({})), call_through("triage", json!({}))];
+    insta::assert_snapshot!(check(&door_catalog(), Mode::Work, &ops), @r#"
+    >>> call triage {} (103 bytes)
+    refused E_INVALID_ARGS call.unknown: no admitted tool is named "triage"; nearest: read, edit, describe
+    >>> call call {"args":{},"name":"triage"} (103 bytes)
+    refused E_INVALID_ARGS call.unknown: no admitted tool is named "triage"; nearest: read, edit, describe
+    "#);
+}
+
+#[test]
+fn fit_never_refuses_what_a_full_validator_accepts() {
+    // SPEC §6: `fit` "must accept every `args` that a full JSON Schema
+    // validator accepts (it checks less, never more)". Under
+    // `additionalProperties: false`, a key matched by `patternProperties` is
+    // not additional (JSON Schema 2020-12 core §10.3.2.3), so the jsonschema
+    // crate accepts {"x_1": 1} and the call must be routed.
+    // FIXME(issue 2): the library reads §6 rule 4 ("each key of args … not
+    // in properties → unexpected") literally and refuses it
+    // `call.misfit: unexpected "x_1"`; the spec's two sentences disagree
+    // here and the "never more" one is the stated contract.
+    let schema = json!({
+        "type": "object",
+        "patternProperties": {"^x_": {}},
+        "additionalProperties": false
+    });
+    let args = json!({"x_1": 1});
+    assert!(jsonschema::draft202012::is_valid(&schema, &args));
+    let decls = [tool("x", "pattern", "P.").schema(schema)];
+    let ops = [call_through("x__pattern", args)];
+    insta::assert_snapshot!(check(&decls, Mode::Work, &ops), @r#"
+    >>> call call {"args":{"x_1":1},"name":"x__pattern"} (31 bytes)
+    routed c1 x__pattern {"x_1":1}
+    "#);
+}
