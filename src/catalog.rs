@@ -401,3 +401,71 @@ impl Catalog {
 fn is_blake3_hex(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str) -> ToolDecl {
+        ToolDecl {
+            origin: "alpha".into(),
+            name: name.into(),
+            description: "Does a thing.".into(),
+            input_schema: json!({"type": "object"}),
+            effect: None,
+            approval: None,
+        }
+    }
+
+    #[test]
+    fn generation_counts_successes_and_overflow_fails_closed() {
+        let mut catalog = Catalog::new();
+        assert_eq!(catalog.generation(), 0);
+        assert!(catalog.admit_tool(&tool("a")).is_ok());
+        assert!(catalog.admit_tool(&tool("a")).is_err());
+        assert_eq!(catalog.generation(), 1, "a refusal does not count");
+
+        catalog.set_generation_for_test(u64::MAX);
+        let refusal = catalog.admit_tool(&tool("b")).map(|_| ()).unwrap_err();
+        assert_eq!(
+            refusal.to_lines(),
+            "refused E_INVALID_ARGS admit.generation: the catalog generation would overflow\n"
+        );
+        assert_eq!(catalog.generation(), u64::MAX);
+        assert!(
+            catalog
+                .start(Mode::Work)
+                .admitted_tool("alpha__b")
+                .is_none(),
+            "the refused tool was not admitted"
+        );
+    }
+
+    #[test]
+    fn collision_names_the_holder_and_fails_closed() {
+        let mut catalog = Catalog::new();
+        assert!(catalog.admit_tool(&tool("search-a")).is_ok());
+        let refusal = catalog
+            .admit_tool(&tool("Search_A"))
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "\"alpha__Search_A\" collides with \"alpha__search-a\" after provider normalization"
+        );
+        let skill = ShelfSkill {
+            name: "Describe".into(),
+            disclosure: "x".into(),
+            address: "a".into(),
+            hash: None,
+            package: None,
+        };
+        let refusal = catalog.admit_skill(&skill).map(|_| ()).unwrap_err();
+        assert_eq!(
+            refusal.code(),
+            "admit.collision",
+            "the build's doors hold their keys too"
+        );
+    }
+}
