@@ -133,7 +133,14 @@ pub fn fit(schema: &Value, args: &Value) -> Result<(), Vec<Violation>> {
         }
     }
 
-    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+    // SPEC §6 rule 4, checking less rather than more: under
+    // `patternProperties` a key outside `properties` may still be allowed,
+    // and matching ECMA-262 patterns is a full validator's job.
+    let patterns = schema
+        .get("patternProperties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) && !patterns {
         for key in &keys {
             if !properties.contains_key(key.as_str()) {
                 violations.push(Violation::Unexpected {
@@ -192,6 +199,17 @@ mod tests {
                 "unexpected \"z\"",
             ]
         );
+    }
+
+    #[test]
+    fn pattern_properties_suspend_the_unexpected_key_check() {
+        let schema = json!({"properties": {"a": {}}, "patternProperties": {"^x_": {}}, "additionalProperties": false});
+        assert_eq!(
+            lines(schema.clone(), json!({"x_1": 1, "zz": 2})),
+            Vec::<String>::new()
+        );
+        let no_patterns = json!({"properties": {"a": {}}, "patternProperties": {}, "additionalProperties": false});
+        assert_eq!(lines(no_patterns, json!({"zz": 2})), ["unexpected \"zz\""]);
     }
 
     #[test]
