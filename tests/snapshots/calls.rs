@@ -297,11 +297,8 @@ fn fit_never_refuses_what_a_full_validator_accepts() {
     // validator accepts (it checks less, never more)". Under
     // `additionalProperties: false`, a key matched by `patternProperties` is
     // not additional (JSON Schema 2020-12 core §10.3.2.3), so the jsonschema
-    // crate accepts {"x_1": 1} and the call must be routed.
-    // FIXME(issue 2): the library reads §6 rule 4 ("each key of args … not
-    // in properties → unexpected") literally and refuses it
-    // `call.misfit: unexpected "x_1"`; the spec's two sentences disagree
-    // here and the "never more" one is the stated contract.
+    // crate accepts {"x_1": 1} and the call must be routed (docs/decisions.md:
+    // `fit` skips rule 4 when `patternProperties` declares patterns).
     let schema = json!({
         "type": "object",
         "patternProperties": {"^x_": {}},
@@ -311,8 +308,6 @@ fn fit_never_refuses_what_a_full_validator_accepts() {
     assert!(jsonschema::draft202012::is_valid(&schema, &args));
     let decls = [tool("x", "pattern", "P.").schema(schema)];
     let ops = [call_through("x__pattern", args)];
-    // A plain assertion rather than an inline snapshot, so this known
-    // failure leaves no insta `.pending-snap` file behind.
     assert_eq!(
         check(&decls, Mode::Work, &ops),
         concat!(
