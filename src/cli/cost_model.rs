@@ -4,10 +4,10 @@
 //!
 //! - **dormant** (this design): the resident `tool_defs` plus `render()`,
 //!   identical in every request.
-//! - **eager**: every tool the run is offered, except the `describe` and
-//!   `call` doors (with nothing dormant there is nothing for them to reach),
-//!   in the tool list; `render()` without its tool lines, so only skills stay
-//!   listed, all hinted.
+//! - **eager**: every tool the run is offered (SPEC §15: "every admitted
+//!   tool", the `describe` and `call` doors included) in the tool list;
+//!   `render()` without its tool lines, so only skills stay listed, all
+//!   hinted.
 //! - **deferred** (seed 003 `load_tools`): the dormant prefix, plus each
 //!   dormant tool's definition appended to the tool list from the request
 //!   after the session first describes it by exact name or calls it. Each
@@ -136,7 +136,6 @@ pub fn cost(session: &Session, replayed: &Replay) -> Option<SessionCost> {
 
     let eager_tools: usize = run
         .offered_tools()
-        .filter(|t| t.name() != DESCRIBE && t.name() != CALL)
         .map(|t| t.tool_def().canonical().len() + 1)
         .sum();
     let skills: usize = run
