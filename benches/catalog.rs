@@ -1,0 +1,174 @@
+//! Scale benches for the catalog (issue 5): P2 render, P3 describe search,
+//! P4 `fit`, P6 admission. Each target is a ratio, so each group measures
+//! both sides in the same run; `script/bench` reads the two medians from
+//! `target/criterion/<group>/<side>/new/estimates.json` and divides.
+//!
+//! No timing is asserted here; the targets live in `script/bench`.
+
+use std::collections::BTreeSet;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use disclose::{Catalog, Mode, Run, ToolDecl, fit};
+
+#[path = "support/realistic.rs"]
+mod realistic;
+
+fn started(decls: &[ToolDecl]) -> Run {
+    let mut catalog = Catalog::new();
+    for decl in decls {
+        // A refusal would make the catalog smaller than the bench says.
+        assert!(catalog.admit_tool(decl).is_ok(), "{} refused", decl.name);
+    }
+    catalog.start(Mode::Chat)
+}
+
+/// P2: `render()` on 100,000 dormant tools vs 100. The packer stops at the
+/// ceiling, so the cost must not grow with the catalog.
+fn p2_render(c: &mut Criterion) {
+    let small = started(&realistic::decls(100, 2));
+    let large = started(&realistic::decls(100_000, 2));
+    let mut group = c.benchmark_group("P2_render");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("large", |b| b.iter(|| black_box(&large).render()));
+    group.bench_function("small", |b| b.iter(|| black_box(&small).render()));
+    group.finish();
+}
+
+/// The naive `describe` ranking: tokenize every capability's name and
+/// description for every query (SPEC §5 words and scores, no index).
+fn naive_words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.chars().flat_map(char::to_lowercase).collect())
+        .collect()
+}
+
+fn naive_describe(tools: &[(String, String, String)], query: &str) -> String {
+    let query = query.trim();
+    let asked = naive_words(query);
+    let mut hits: Vec<(u32, &(String, String, String))> = tools
+        .iter()
+        .filter_map(|tool| {
+            let name = naive_words(&tool.0);
+            let text = naive_words(&tool.1);
+            let score: u32 = asked
+                .iter()
+                .map(|w| 3 * u32::from(name.contains(w)) + u32::from(text.contains(w)))
+                .sum();
+            (score > 0).then_some((score, tool))
+        })
+        .collect();
+    hits.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.0.cmp(&b.1.0)));
+    if hits.is_empty() {
+        return format!("no capability is named \"{query}\", and no keyword matched\n");
+    }
+    let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
+    for (_, (name, _, hint)) in hits.into_iter().take(disclose::DESCRIBE_HITS) {
+        out.push_str(&format!("- {name}: {hint}\n"));
+    }
+    out
+}
+
+/// P3: `describe` keyword search on 10,000 tools vs the naive ranking.
+fn p3_describe(c: &mut Criterion) {
+    let run = started(&realistic::decls(10_000, 3));
+    let tools: Vec<(String, String, String)> = run
+        .offered_tools()
+        .map(|t| {
+            (
+                t.name().to_string(),
+                t.description().to_string(),
+                t.hint().to_string(),
+            )
+        })
+        .collect();
+    for query in realistic::QUERIES {
+        // Both sides must compute the same answer, or the ratio means nothing.
+        assert_eq!(
+            run.describe(query).ok(),
+            Some(naive_describe(&tools, query))
+        );
+    }
+    let mut group = c.benchmark_group("P3_describe");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("indexed", |b| {
+        b.iter(|| {
+            for query in realistic::QUERIES {
+                black_box(run.describe(black_box(query)).ok());
+            }
+        })
+    });
+    group.sample_size(20);
+    group.bench_function("naive", |b| {
+        b.iter(|| {
+            for query in realistic::QUERIES {
+                black_box(naive_describe(&tools, black_box(query)));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// P4: `fit` vs a pre-compiled `jsonschema` validator's `is_valid` on the
+/// same top-level schemas and args (two thirds fit, one third does not).
+fn p4_fit(c: &mut Criterion) {
+    let cases = realistic::fit_cases(64, 4);
+    let validators: Vec<jsonschema::Validator> = cases
+        .iter()
+        .map(|(schema, _)| jsonschema::draft202012::new(schema).expect("schema compiles"))
+        .collect();
+    for ((schema, args), validator) in cases.iter().zip(&validators) {
+        // Same verdicts: these schemas constrain the top level only.
+        assert_eq!(fit(schema, args).is_ok(), validator.is_valid(args));
+    }
+    let mut group = c.benchmark_group("P4_fit");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("fit", |b| {
+        b.iter(|| {
+            for (schema, args) in &cases {
+                black_box(fit(black_box(schema), black_box(args)).is_ok());
+            }
+        })
+    });
+    group.bench_function("jsonschema", |b| {
+        b.iter(|| {
+            for ((_, args), validator) in cases.iter().zip(&validators) {
+                black_box(validator.is_valid(black_box(args)));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// P6: admission of 100,000 tools vs 10,000 (near-linear).
+fn p6_admission(c: &mut Criterion) {
+    let small = realistic::decls(10_000, 6);
+    let large = realistic::decls(100_000, 6);
+    let admit = |decls: Vec<ToolDecl>| {
+        let mut catalog = Catalog::new();
+        for decl in &decls {
+            black_box(catalog.admit_tool(decl).is_ok());
+        }
+        (catalog, decls)
+    };
+    let mut group = c.benchmark_group("P6_admission");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function("small", |b| {
+        b.iter_batched(|| small.clone(), admit, BatchSize::PerIteration)
+    });
+    group.measurement_time(Duration::from_secs(30));
+    group.bench_function("large", |b| {
+        b.iter_batched(|| large.clone(), admit, BatchSize::PerIteration)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, p2_render, p3_describe, p4_fit, p6_admission);
+criterion_main!(benches);
