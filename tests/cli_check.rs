@@ -304,6 +304,40 @@ fn a_missing_directory_is_exit_2() {
 }
 
 #[test]
+fn an_empty_corpus_is_exit_2() {
+    let project = Project::new();
+    fs::create_dir_all(project.path("corpora/suite")).unwrap();
+    project.write("corpora/suite/notes.md", "not a session\n");
+    let run = project.check(&[]);
+    assert_eq!(run.code(), Some(2));
+    assert!(
+        run.stderr()
+            .starts_with("disclose: no sessions (*.jsonl) under \"corpora\""),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(run.stdout(), "");
+}
+
+#[test]
+fn an_unreadable_golden_is_an_io_error_after_the_report() {
+    let project = Project::passing();
+    fs::remove_file(project.path("golden/suite/beta.txt")).unwrap();
+    fs::create_dir_all(project.path("golden/suite/beta.txt")).unwrap();
+    let run = project.check(&[]);
+    assert_eq!(run.code(), Some(2));
+    assert!(run.has_line("ERROR suite/beta"), "{}", run.stdout());
+    assert!(run.has_line("pass  suite/alpha"));
+    assert_eq!(run.last_line(), "3 passed, 0 failed, 1 errors");
+    assert!(
+        run.stderr()
+            .starts_with("disclose: failed to read \"golden/suite/beta.txt\""),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
 fn bless_writes_goldens_and_deletes_orphans_but_never_a_malformed_session() {
     let project = Project::new();
     project.session("suite/alpha", ALPHA);

@@ -135,6 +135,13 @@ impl Config {
 pub fn run(args: &CheckArgs) -> Result<Exit> {
     let config = Config::resolve(args)?;
     let files = corpus::discover(&config.dir)?;
+    if files.is_empty() {
+        // An empty corpus checks nothing; most likely the wrong directory.
+        bail!(
+            "no sessions (*.jsonl) under \"{}\"; an empty corpus checks nothing",
+            config.dir.display()
+        );
+    }
     if config.golden.exists() && !config.golden.is_dir() {
         bail!(
             "golden directory \"{}\" is not a directory",
