@@ -500,3 +500,96 @@ fn cell(text: &str) -> String {
         .replace('|', "\\|")
         .replace(['\n', '\r'], " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(cases: Vec<Case>) -> Report {
+        Report {
+            cases,
+            deleted: Vec::new(),
+            bless_command: "BLESS".into(),
+            corpus: "corpora".into(),
+            golden: "golden".into(),
+            partition: None,
+        }
+    }
+
+    fn breached() -> Case {
+        let mut case = Case::new(
+            CaseKind::Session,
+            "modes/switch",
+            "corpora/modes/switch.jsonl",
+        );
+        case.failures.push(Failure {
+            kind: FailureKind::Invariant("I7"),
+            line: Some(9),
+            op: Some("render".into()),
+            message: "the prefix bytes differ | on the re-replay".into(),
+            diff: None,
+        });
+        case.renders = vec![
+            RenderCost {
+                line: 4,
+                index_bytes: 1000,
+            },
+            RenderCost {
+                line: 9,
+                index_bytes: 1024,
+            },
+        ];
+        case
+    }
+
+    #[test]
+    fn the_closing_line_names_errors_only_when_there_are_some() {
+        let mut totals = Totals {
+            passed: 3,
+            failed: 1,
+            errors: 0,
+        };
+        assert_eq!(totals.closing_line(), "3 passed, 1 failed");
+        totals.errors = 2;
+        assert_eq!(totals.closing_line(), "3 passed, 1 failed, 2 errors");
+    }
+
+    #[test]
+    fn an_invariant_breach_is_named_with_its_line_and_op_and_no_bless_command() {
+        let out = report(vec![breached()]).human(Paint::Plain);
+        assert_eq!(
+            out,
+            "FAIL  modes/switch\n\nfailures:\n\nFAIL modes/switch (corpora/modes/switch.jsonl)\n  I7 line 9 (render): the prefix bytes differ | on the re-replay\n\n0 passed, 1 failed\n"
+        );
+    }
+
+    #[test]
+    fn json_carries_the_invariant_and_each_render() {
+        let json = report(vec![breached()]).json();
+        let case = &json["cases"][0];
+        assert_eq!(case["status"], "fail");
+        assert_eq!(case["failures"][0]["kind"], "invariant");
+        assert_eq!(case["failures"][0]["invariant"], "I7");
+        assert_eq!(case["failures"][0]["line"], 9);
+        assert_eq!(case["renders"][1]["headroom"], 0);
+        assert_eq!(case["renders"][0]["headroom"], 24);
+        assert_eq!(json["totals"]["failed"], 1);
+    }
+
+    #[test]
+    fn the_summary_escapes_cells_and_lists_the_tightest_render() {
+        let md = report(vec![breached()]).summary();
+        assert!(
+            md.contains("| modes/switch | fail | I7 | 9 | render | the prefix bytes differ \\| on the re-replay |"),
+            "{md}"
+        );
+        assert!(md.contains("| modes/switch | 9 | 1024 | 0 |"), "{md}");
+    }
+
+    #[test]
+    fn colour_wraps_status_words_only_when_asked() {
+        assert_eq!(Paint::Plain.bad("FAIL"), "FAIL");
+        assert_eq!(Paint::Colour.bad("FAIL"), "\x1b[31mFAIL\x1b[0m");
+        assert_eq!(Paint::Colour.good("pass"), "\x1b[32mpass\x1b[0m");
+    }
+}
