@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 use crate::catalog::Catalog;
 use crate::declaration::{CarriedSkill, ShelfSkill, ToolDecl};
 use crate::mode::{Mode, Profile};
-use crate::naming::mint;
+use crate::naming::{mint, name_is_valid, origin_is_valid};
 use crate::refusal::Refusal;
 
 /// Pieces adversarial text is glued from.
@@ -62,7 +62,7 @@ const INVALID_NAMES: &[&str] = &["", "a.b", "é", "a b", "a\u{0}", "tool/x", "�
 
 /// Keys shared by schemas and args, so generated args often name declared
 /// properties.
-pub const KEYS: &[&str] = &["a", "b", "path", "type", "é", "", "N"];
+pub const KEYS: &[&str] = &["a", "b", "path", "type", "é", "", "N", "x1"];
 
 /// The JSON Schema type names.
 pub const TYPES: &[&str] = &[
@@ -132,7 +132,7 @@ fn variant(stem: &str, case: u8, dash: bool) -> String {
 /// form is 64 or 65 bytes, invalid names, and arbitrary text.
 pub fn raw_name() -> BoxedStrategy<String> {
     prop_oneof![
-        6 => (select(STEMS), 0u8..3, any::<bool>())
+        10 => (select(STEMS), 0u8..3, any::<bool>())
             .prop_map(|(stem, case, dash)| variant(stem, case, dash)),
         2 => select(SPECIAL_NAMES).prop_map(str::to_string),
         // `github__` is 8 bytes: 56/57 mint to 64/65 bytes.
@@ -148,7 +148,7 @@ pub fn raw_name() -> BoxedStrategy<String> {
 /// (`a_b`, `UP`, 33 characters, ...) or exactly 32 characters.
 pub fn origin() -> BoxedStrategy<String> {
     prop_oneof![
-        5 => Just("host".to_string()),
+        6 => Just("host".to_string()),
         4 => select(&["github", "alpha", "beta", "a-b", "x9", "a"][..]).prop_map(str::to_string),
         1 => select(&["a_b", "UP", "", "-a", "a-", "é", "a b"][..]).prop_map(str::to_string),
         1 => select(&[32usize, 33][..]).prop_map(|n| "o".repeat(n)),
@@ -261,7 +261,7 @@ const ODD_SCHEMAS: &[&str] = &[
 /// non-objects.
 pub fn schema() -> BoxedStrategy<Value> {
     prop_oneof![
-        8 => object_schema(),
+        12 => object_schema(),
         1 => select(ODD_SCHEMAS).prop_map(|text| serde_json::from_str(text).unwrap_or(Value::Null)),
     ]
     .boxed()
@@ -403,10 +403,29 @@ fn approval() -> BoxedStrategy<Option<String>> {
     .boxed()
 }
 
+/// A description or disclosure: mostly sentences, often at the hint
+/// boundaries or long, sometimes any adversarial text.
+pub fn description() -> BoxedStrategy<String> {
+    prop_oneof![
+        6 => sentence(),
+        2 => boundary_text(),
+        1 => long_text(),
+        2 => text(),
+    ]
+    .boxed()
+}
+
 /// A tool declaration (origin, raw name, description, schema, effect and
 /// approval all adversarial).
 pub fn tool_decl() -> BoxedStrategy<ToolDecl> {
-    (origin(), raw_name(), text(), schema(), effect(), approval())
+    (
+        origin(),
+        raw_name(),
+        description(),
+        schema(),
+        effect(),
+        approval(),
+    )
         .prop_map(
             |(origin, name, description, input_schema, effect, approval)| ToolDecl {
                 origin,
@@ -469,7 +488,7 @@ fn package() -> BoxedStrategy<Option<String>> {
 pub fn shelf_skill() -> BoxedStrategy<ShelfSkill> {
     (
         raw_name(),
-        text(),
+        description(),
         select(&["skills/a.md", "", "é/中.md"][..]),
         hash_kind(),
         package(),
@@ -487,7 +506,7 @@ pub fn shelf_skill() -> BoxedStrategy<ShelfSkill> {
 /// A carried skill; its declared hash is right (BLAKE3 of the body), wrong,
 /// not hex, or absent.
 pub fn carried_skill() -> BoxedStrategy<CarriedSkill> {
-    (raw_name(), text(), text(), hash_kind(), package())
+    (raw_name(), description(), text(), hash_kind(), package())
         .prop_map(|(name, disclosure, body, kind, package)| CarriedSkill {
             hash: hash_text(kind, &body),
             name,
@@ -682,8 +701,8 @@ fn optional(op: &mut Map<String, Value>, key: &str, value: &Option<String>) {
     }
 }
 
-/// A declaration of any kind, weighted towards tools; about one in twelve
-/// is a bulk declaration large enough to end the index in `+N more`.
+/// A declaration of any kind, weighted towards tools; one in fifteen is a
+/// bulk declaration large enough to end the index in `+N more`.
 pub fn decl() -> BoxedStrategy<Decl> {
     let admitted = prop_oneof![
         3 => Just(None),
@@ -693,7 +712,7 @@ pub fn decl() -> BoxedStrategy<Decl> {
     let bulk = (
         select(&["host", "github", "a"][..]),
         select(&["t", "tool_", "Search-"][..]),
-        8usize..48,
+        8usize..40,
         prop_oneof![sentence(), boundary_text(), long_text()],
         object_schema(),
     )
@@ -705,7 +724,7 @@ pub fn decl() -> BoxedStrategy<Decl> {
             schema,
         });
     prop_oneof![
-        7 => (tool_decl(), admitted).prop_map(|(decl, admitted)| Decl::Tool { decl, admitted }),
+        10 => (tool_decl(), admitted).prop_map(|(decl, admitted)| Decl::Tool { decl, admitted }),
         2 => shelf_skill().prop_map(Decl::Shelf),
         2 => carried_skill().prop_map(Decl::Carried),
         1 => bulk,
@@ -721,9 +740,12 @@ pub fn catalog_decls() -> BoxedStrategy<Vec<Decl>> {
 /// How a request names a capability.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
-    /// The name of the plan's declaration `i % len` (a literal `nope` when
-    /// there are none).
+    /// The name of the plan's declaration `i % len` (a literal `nope<i>`
+    /// when there are none).
     Declared(usize),
+    /// The minted name of the plan's tool `i % tools` (counting each tool
+    /// of a bulk declaration; `nope<i>` when there are none).
+    Tool(usize),
     /// A literal name.
     Named(String),
 }
@@ -902,7 +924,49 @@ impl SessionPlan {
             Target::Named(name) => name.clone(),
             Target::Declared(i) if self.decls.is_empty() => format!("nope{i}"),
             Target::Declared(i) => self.decls[i % self.decls.len()].name(),
+            Target::Tool(i) => self.tool(*i).map_or(format!("nope{i}"), |(name, _)| name),
         }
+    }
+
+    /// The minted name and schema of tool `i % n` among the `n` declared
+    /// tools that look admissible (valid origin and name, not a door, a
+    /// description, not `admitted: false`), or among all declared tools
+    /// when none does.
+    fn tool(&self, i: usize) -> Option<(String, &Value)> {
+        let tools: Vec<(String, &Value, bool)> = self
+            .decls
+            .iter()
+            .flat_map(|decl| match decl {
+                Decl::Tool { decl, admitted } => {
+                    let name = mint(&decl.origin, &decl.name);
+                    let plausible = *admitted != Some(false)
+                        && origin_is_valid(&decl.origin)
+                        && name_is_valid(&name)
+                        && name != crate::DESCRIBE
+                        && name != crate::CALL
+                        && !decl.description.trim().is_empty();
+                    vec![(name, &decl.input_schema, plausible)]
+                }
+                Decl::Bulk {
+                    origin,
+                    stem,
+                    count,
+                    schema,
+                    ..
+                } => (0..*count)
+                    .map(|k| (mint(origin, &format!("{stem}{k}")), schema, true))
+                    .collect(),
+                Decl::Shelf(_) | Decl::Carried(_) => Vec::new(),
+            })
+            .collect();
+        let plausible: Vec<&(String, &Value, bool)> = tools.iter().filter(|t| t.2).collect();
+        let pool: Vec<&(String, &Value, bool)> = if plausible.is_empty() {
+            tools.iter().collect()
+        } else {
+            plausible
+        };
+        let (name, schema, _) = pool.get(i.checked_rem(pool.len())?)?;
+        Some((name.clone(), *schema))
     }
 
     /// The schema of the declaration `target` names, if it names one.
@@ -912,6 +976,7 @@ impl SessionPlan {
             Target::Declared(i) if !self.decls.is_empty() => {
                 self.decls[i % self.decls.len()].schema()
             }
+            Target::Tool(i) => self.tool(*i).map(|(_, schema)| schema),
             _ => self
                 .decls
                 .iter()
@@ -1195,10 +1260,15 @@ fn call_plan() -> BoxedStrategy<CallPlan> {
         3 => any::<u64>().prop_map(ArgsPlan::Fitting),
         2 => args().prop_map(ArgsPlan::Given),
     ];
+    // Calls aim mostly at declared tools, so many get past `call.unknown`.
+    let target = prop_oneof![
+        4 => any::<usize>().prop_map(Target::Tool),
+        1 => target(),
+    ];
     (
         select(&["c1", "c2", "", "id 3", "é"][..]),
         route,
-        target(),
+        target,
         args,
     )
         .prop_map(|(id, route, target, args)| CallPlan {
@@ -1273,9 +1343,9 @@ fn layout() -> BoxedStrategy<Layout> {
         .boxed()
 }
 
-/// A whole session: up to 8 declarations (one in twelve a bulk of 8–47
+/// A whole session: up to 6 declarations (one in fifteen a bulk of 8–39
 /// tools), perhaps a dev line, a start in either mode and perhaps as a
-/// child, up to 12 requests, and one fault in ten.
+/// child, up to 9 requests, and one fault in ten.
 pub fn session_plan() -> BoxedStrategy<SessionPlan> {
     let profile = prop_oneof![
         3 => Just(None),
@@ -1283,9 +1353,11 @@ pub fn session_plan() -> BoxedStrategy<SessionPlan> {
     ];
     let dev = prop_oneof![4 => Just(None), 1 => text().prop_map(Some)];
     let about = select(&["generated", "é\tabout", ""][..]).prop_map(str::to_string);
+    // Empty catalogs are one case, not one in seven.
+    let decls = prop_oneof![1 => Just(Vec::new()), 12 => vec(decl(), 1..7)];
     (
-        (about, vec(decl(), 0..8), dev, mode(), profile),
-        (vec(request(), 0..12), fault(), layout(), any::<u64>()),
+        (about, decls, dev, mode(), profile),
+        (vec(request(), 0..10), fault(), layout(), any::<u64>()),
     )
         .prop_map(
             |((about, decls, dev, mode, profile), (requests, fault, layout, shuffle))| {

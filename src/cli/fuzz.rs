@@ -1,14 +1,237 @@
-//! `disclose fuzz`. Not built yet.
+//! `disclose fuzz`: generate sessions from a seed, check SPEC §13 and the
+//! rest of [`disclose::fuzzing`] on each, and write the first failure,
+//! shrunk, as a corpus session.
+//!
+//! The driver is the library's; this module owns the clock (`--time`, the
+//! throughput line), the terminal (a progress bar on stderr, only for a
+//! person watching) and the file it writes. Everything on stdout except the
+//! throughput line is a function of `--seed`, `--cases` and `--mutant`.
 
-use anyhow::Result;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::Exit;
+use anyhow::{Context, Result};
+use disclose::fuzzing::{self, Failure, Fuzz, MUTANTS, Rules, Tally};
+use disclose::refusal::vocabulary;
+
+use super::{Exit, emit};
+
+/// Cases run when neither `--cases` nor `--time` is given.
+pub const DEFAULT_CASES: u64 = 10_000;
 
 /// `disclose fuzz`.
 #[derive(Debug, clap::Args)]
-pub struct FuzzArgs {}
+pub struct FuzzArgs {
+    /// Sessions to generate and check [default: 10000; no limit with --time]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub cases: Option<u64>,
+    /// The seed; printed at start, so any run can be repeated [default: from the clock]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Stop after SECS seconds, whatever --cases says
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub time: Option<u64>,
+    /// Where the shrunk counterexample is written, as <DIR>/<check>_<seed>.jsonl
+    #[arg(long, value_name = "DIR", default_value = "corpora/fuzz")]
+    pub save: PathBuf,
+    /// Check the fuzzer itself against a deliberately broken rule: the run
+    /// must fail [possible values: marker-budget, integral-float]
+    #[arg(long, value_name = "NAME", value_parser = mutant_name)]
+    pub mutant: Option<String>,
+}
+
+fn mutant_name(name: &str) -> Result<String, String> {
+    match fuzzing::mutant(name) {
+        Some(_) => Ok(name.to_string()),
+        None => Err(format!(
+            "no mutant is named \"{name}\"; the mutants are {}",
+            MUTANTS.map(|m| m.name).join(", ")
+        )),
+    }
+}
 
 /// Runs `disclose fuzz`.
-pub fn run(_args: &FuzzArgs) -> Result<Exit> {
-    anyhow::bail!("fuzz is not built yet")
+pub fn run(args: &FuzzArgs) -> Result<Exit> {
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let cases = match (args.cases, args.time) {
+        (Some(cases), _) => cases,
+        (None, Some(_)) => u64::MAX,
+        (None, None) => DEFAULT_CASES,
+    };
+    let (rules, mutant) = match args.mutant.as_deref().and_then(fuzzing::mutant) {
+        Some(m) => (m.rules, Some(m)),
+        None => (Rules::SPEC, None),
+    };
+    let fuzz = Fuzz {
+        rules,
+        ..Fuzz::new(seed, cases)
+    };
+
+    let mut head = format!("disclose fuzz: seed {seed}");
+    if cases != u64::MAX {
+        head.push_str(&format!(", {cases} cases"));
+    }
+    if let Some(secs) = args.time {
+        head.push_str(&format!(", at most {secs}s"));
+    }
+    if let Some(m) = mutant {
+        head.push_str(&format!(", mutant {} ({})", m.name, m.breaks));
+    }
+    emit(&format!("{head}\n"))?;
+
+    let started = Instant::now();
+    let deadline = args.time.map(|secs| started + Duration::from_secs(secs));
+    let progress = progress_bar(cases, args.time.is_some());
+    let keep_going = |done: u64| {
+        if let Some(bar) = &progress {
+            bar.set_position(done);
+        }
+        deadline.is_none_or(|d| Instant::now() < d)
+    };
+    // A panic is a finding, caught and reported by the driver; the default
+    // hook would print it again at every shrink step.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let report = fuzz.run(&keep_going);
+    std::panic::set_hook(hook);
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let elapsed = started.elapsed();
+
+    let checked = report
+        .failure
+        .as_ref()
+        .map_or(report.tally.cases, |f| f.case + 1);
+    let mut out = summary(&report.tally);
+    let exit = match &report.failure {
+        None => Exit::Pass,
+        Some(failure) => {
+            let path = save(&args.save, seed, failure)?;
+            out.push_str(&describe_failure(
+                seed,
+                failure,
+                &path,
+                args.mutant.as_deref(),
+            ));
+            Exit::Fail
+        }
+    };
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        checked as f64 / secs
+    } else {
+        0.0
+    };
+    out.push_str(&format!(
+        "{checked} cases in {secs:.2}s ({rate:.0} cases/s)\n"
+    ));
+    emit(&out)?;
+    Ok(exit)
+}
+
+/// A seed from the clock, for runs that did not give one (it is printed).
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// A bar on stderr for a person watching a long run; nothing in CI or when
+/// stderr is not a terminal.
+fn progress_bar(cases: u64, timed: bool) -> Option<indicatif::ProgressBar> {
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    if ci || !std::io::stderr().is_terminal() || (cases <= fuzzing::CHUNK && !timed) {
+        return None;
+    }
+    let bar = if cases == u64::MAX {
+        indicatif::ProgressBar::new_spinner()
+    } else {
+        indicatif::ProgressBar::new(cases)
+    };
+    let template = if cases == u64::MAX {
+        "{spinner} {pos} sessions {elapsed}"
+    } else {
+        "{bar:40} {pos}/{len} sessions {elapsed}"
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// What the passing cases covered: evidence that the generator reaches the
+/// rules it is meant to test.
+fn summary(tally: &Tally) -> String {
+    let mut out = format!(
+        "checked {} sessions: {} malformed (each refused on its fault's line), {} ops, {} admissions, {} routed calls, {} indexes ending in \"+N more\", {} validator-accepted args that fit also accepted, {} re-admitted in another order\n",
+        tally.cases,
+        tally.malformed,
+        tally.ops,
+        tally.admitted,
+        tally.routed,
+        tally.overflowing,
+        tally.fit_compared,
+        tally.reordered,
+    );
+    let codes = vocabulary();
+    let unseen: Vec<&str> = codes
+        .iter()
+        .map(|v| v.code)
+        .filter(|code| !tally.refusals.contains_key(code))
+        .collect();
+    out.push_str(&format!(
+        "refusal codes seen: {} of {}",
+        codes.len() - unseen.len(),
+        codes.len()
+    ));
+    if !unseen.is_empty() {
+        out.push_str(&format!("; never: {}", unseen.join(", ")));
+    }
+    out.push('\n');
+    out
+}
+
+/// Writes the minimal session as `<dir>/<check>_<seed>.jsonl`.
+fn save(dir: &Path, seed: u64, failure: &Failure) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("failed to create \"{}\"", dir.display()))?;
+    let path = dir.join(format!("{}_{seed}.jsonl", failure.first.check));
+    std::fs::write(&path, &failure.minimal)
+        .with_context(|| format!("failed to write \"{}\"", path.display()))?;
+    Ok(path)
+}
+
+fn lines(text: &str) -> usize {
+    text.lines().count()
+}
+
+fn describe_failure(seed: u64, failure: &Failure, path: &Path, mutant: Option<&str>) -> String {
+    let check = failure.first.check;
+    let mutant = mutant.map_or(String::new(), |m| format!(" --mutant {m}"));
+    let mut out = format!(
+        "FAILED {check} ({}) on case {} of seed {seed}\n  as generated ({} lines): {}\n  shrunk in {} steps to {} lines: {}\n",
+        fuzzing::statement(check),
+        failure.case,
+        lines(&failure.original),
+        failure.first.message,
+        failure.steps,
+        lines(&failure.minimal),
+        failure.finding.message,
+    );
+    out.push_str(&format!(
+        "minimal session, written to {}:\n{}",
+        path.display(),
+        failure.minimal
+    ));
+    if !failure.minimal.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "reproduce: disclose fuzz --seed {seed} --cases {}{mutant}\nreplay:    disclose replay {}\n",
+        failure.case + 1,
+        path.display()
+    ));
+    out
 }
