@@ -289,6 +289,9 @@ pub struct Fuzz {
     pub shrink_steps: u32,
 }
 
+/// Cases `disclose fuzz` runs when neither `--cases` nor `--time` is given.
+pub const DEFAULT_CASES: u64 = 10_000;
+
 /// Cases checked between two calls of `keep_going`.
 pub const CHUNK: u64 = 256;
 
@@ -751,20 +754,6 @@ fn validator_accepts(schema_text: &str, schema: &Value, args: &Value) -> Option<
     })
 }
 
-/// Schemas the `fit` ⊇ validator check leaves out, for a known reason.
-///
-/// FIXME(issue 2, SPEC §6): under `additionalProperties: false`, rule 4 of
-/// §6 calls every key outside `properties` unexpected — also a key that
-/// `patternProperties` admits, which a full validator accepts — while the
-/// same section says `fit` never checks more than a validator. Until the
-/// spec settles it (e.g. `fit` skips rule 4 when `patternProperties` is
-/// present), such schemas are exempt here, and `tests/properties.rs`
-/// asserts today's behaviour.
-pub fn fit_superset_exempt(schema: &Value) -> bool {
-    schema.get("patternProperties").is_some()
-        && schema.get("additionalProperties") == Some(&Value::Bool(false))
-}
-
 fn check_fit(
     session: &Session,
     run: &Run,
@@ -794,9 +783,7 @@ fn check_fit(
         if !args.is_object() {
             continue;
         }
-        if fit_superset_exempt(tool.input_schema())
-            || validator_accepts(tool.schema_text(), tool.input_schema(), args) != Some(true)
-        {
+        if validator_accepts(tool.schema_text(), tool.input_schema(), args) != Some(true) {
             continue;
         }
         tally.fit_compared += 1;
@@ -845,6 +832,64 @@ mod tests {
         let (bytes, packed) = index_bytes(spec_packer, &many);
         assert_eq!((packed.used, packed.left), (900, 91));
         assert_eq!(bytes, INDEX_HEADER.len() + 900 + "+91 more\n".len());
+    }
+
+    /// Issue 4, "Done when": a packer that forgets the marker budget is
+    /// caught within the default run, for several seeds, and shrunk to a
+    /// smaller session that the real rules accept.
+    #[test]
+    fn the_default_run_catches_a_packer_that_forgets_the_marker_budget() {
+        let broken = mutant("marker-budget").expect("known mutant");
+        for seed in [0, 1, 7] {
+            let fuzz = Fuzz {
+                rules: broken.rules,
+                ..Fuzz::new(seed, DEFAULT_CASES)
+            };
+            let failure = fuzz.run(&|_| true).failure.expect("caught");
+            assert_eq!(failure.first.check, "I1", "seed {seed}");
+            assert_eq!(failure.finding.check, "I1", "seed {seed}");
+            assert!(failure.case < DEFAULT_CASES);
+            assert!(
+                failure.minimal.lines().count() <= failure.original.lines().count(),
+                "seed {seed}"
+            );
+            assert!(failure.minimal.contains("broke on seed"));
+            // The minimal session is an ordinary session: it parses, and the
+            // library (whose packer budgets the marker) passes every check.
+            let expect = Expect::WellFormed;
+            assert!(check_text(&failure.minimal, expect, 0, &Rules::SPEC).is_ok());
+            let again = check_text(&failure.minimal, expect, 0, &broken.rules);
+            assert_eq!(again.map_err(|f| f.check), Err("I1"));
+        }
+    }
+
+    #[test]
+    fn the_default_run_catches_fit_calling_one_point_zero_a_number() {
+        let broken = mutant("integral-float").expect("known mutant");
+        let fuzz = Fuzz {
+            rules: broken.rules,
+            ..Fuzz::new(7, DEFAULT_CASES)
+        };
+        let failure = fuzz.run(&|_| true).failure.expect("caught");
+        assert_eq!(failure.first.check, "fit");
+        assert!(failure.minimal.contains("1.0"), "{}", failure.minimal);
+        assert!(failure.minimal.lines().count() <= failure.original.lines().count());
+    }
+
+    #[test]
+    fn the_spec_rules_pass_and_the_run_is_deterministic() {
+        let fuzz = Fuzz::new(11, 300);
+        let first = fuzz.run(&|_| true);
+        assert!(first.failure.is_none(), "{:?}", first.failure);
+        assert_eq!(first.tally.cases, 300);
+        assert_eq!(fuzz.run(&|_| true).tally, first.tally);
+    }
+
+    #[test]
+    fn keep_going_stops_the_run_between_chunks() {
+        let fuzz = Fuzz::new(3, 10 * CHUNK);
+        let report = fuzz.run(&|done| done < CHUNK);
+        assert_eq!(report.tally.cases, CHUNK);
     }
 
     #[test]

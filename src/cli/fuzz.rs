@@ -17,9 +17,6 @@ use disclose::refusal::vocabulary;
 
 use super::{Exit, emit};
 
-/// Cases run when neither `--cases` nor `--time` is given.
-pub const DEFAULT_CASES: u64 = 10_000;
-
 /// `disclose fuzz`.
 #[derive(Debug, clap::Args)]
 pub struct FuzzArgs {
@@ -57,7 +54,7 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     let cases = match (args.cases, args.time) {
         (Some(cases), _) => cases,
         (None, Some(_)) => u64::MAX,
-        (None, None) => DEFAULT_CASES,
+        (None, None) => fuzzing::DEFAULT_CASES,
     };
     let (rules, mutant) = match args.mutant.as_deref().and_then(fuzzing::mutant) {
         Some(m) => (m.rules, Some(m)),
