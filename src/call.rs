@@ -93,49 +93,64 @@ impl Run {
     /// to `name` by Levenshtein distance over chars, ties by name.
     fn unknown(&self, name: &str) -> Refusal {
         let asked: Vec<char> = name.chars().collect();
-        let mut ranked: Vec<(usize, &str)> = self
-            .offered_tools()
-            .filter(|t| t.name() != CALL)
-            .map(|t| (levenshtein(&asked, t.name()), t.name()))
-            .collect();
-        ranked.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
-        });
+        let mut rows = Rows::default();
+        // The best NEAREST_NAMES so far, sorted by (distance, name); a
+        // candidate whose length alone puts it farther than the last is
+        // skipped without computing its distance.
+        let mut best: Vec<(usize, &str)> = Vec::with_capacity(NEAREST_NAMES + 1);
+        for tool in self.offered_tools().filter(|t| t.name() != CALL) {
+            let candidate = tool.name();
+            let floor = asked.len().abs_diff(candidate.chars().count());
+            if best.len() == NEAREST_NAMES && best.last().is_some_and(|(d, _)| floor > *d) {
+                continue;
+            }
+            let distance = rows.levenshtein(&asked, candidate);
+            let at = best
+                .partition_point(|(d, n)| (*d, n.as_bytes()) <= (distance, candidate.as_bytes()));
+            best.insert(at, (distance, candidate));
+            best.truncate(NEAREST_NAMES);
+        }
         Refusal::Unknown {
             name: name.to_string(),
-            nearest: ranked
-                .into_iter()
-                .take(NEAREST_NAMES)
-                .map(|(_, n)| n.to_string())
-                .collect(),
+            nearest: best.into_iter().map(|(_, n)| n.to_string()).collect(),
         }
     }
 }
 
-/// Edit distance over chars, two rows.
-fn levenshtein(a: &[char], b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+/// Two reusable rows for edit distance over chars.
+#[derive(Default)]
+struct Rows {
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+impl Rows {
+    fn levenshtein(&mut self, a: &[char], b: &str) -> usize {
+        let b_len = b.chars().count();
+        self.prev.clear();
+        self.prev.extend(0..=b_len);
+        self.cur.clear();
+        self.cur.resize(b_len + 1, 0);
+        for (i, ca) in a.iter().enumerate() {
+            self.cur[0] = i + 1;
+            for (j, cb) in b.chars().enumerate() {
+                let substitute = self.prev[j] + usize::from(*ca != cb);
+                self.cur[j + 1] = substitute.min(self.prev[j + 1] + 1).min(self.cur[j] + 1);
+            }
+            std::mem::swap(&mut self.prev, &mut self.cur);
         }
-        std::mem::swap(&mut prev, &mut cur);
+        self.prev[b_len]
     }
-    prev[b.len()]
 }
 
 #[cfg(test)]
 mod tests {
-    use super::levenshtein;
+    use super::Rows;
 
     #[test]
     fn levenshtein_over_chars() {
-        let d = |a: &str, b: &str| levenshtein(&a.chars().collect::<Vec<_>>(), b);
+        let mut rows = Rows::default();
+        let mut d = |a: &str, b: &str| rows.levenshtein(&a.chars().collect::<Vec<_>>(), b);
         assert_eq!(d("kitten", "sitting"), 3);
         assert_eq!(d("", "abc"), 3);
         assert_eq!(d("é", "e"), 1);

@@ -37,20 +37,29 @@ pub fn write_value(out: &mut String, value: &Value) {
         }
         Value::Object(map) => {
             // Sorted explicitly: `serde_json::Map` is insertion-ordered when
-            // some crate enables `preserve_order`.
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            // some crate enables `preserve_order`. Without it the map is
+            // already in byte order, and no copy is made.
             out.push('{');
-            for (i, (key, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_value(out, item);
+            if map.keys().is_sorted_by(|a, b| a.as_bytes() <= b.as_bytes()) {
+                write_members(out, map.iter());
+            } else {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                write_members(out, entries.into_iter());
             }
             out.push('}');
         }
+    }
+}
+
+fn write_members<'a>(out: &mut String, members: impl Iterator<Item = (&'a String, &'a Value)>) {
+    for (i, (key, item)) in members.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, key);
+        out.push(':');
+        write_value(out, item);
     }
 }
 

@@ -7,17 +7,17 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::canonical::canonical;
+use crate::canonical::{canonical, write_string};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::hint::hint;
 use crate::mode::{Mode, Profile};
 use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
 use crate::refusal::{HashReason, Kind, Refusal, SchemaReason};
 use crate::run::{Run, ToolDef};
-use crate::search::Words;
 use crate::{CALL, DESCRIBE};
 
 /// An admitted tool. Only admission builds one.
@@ -33,29 +33,29 @@ pub struct AdmittedTool {
     approval: Approval,
     digest: String,
     hint: String,
-    words: Words,
 }
 
 impl AdmittedTool {
-    fn new(decl: &ToolDecl, name: String) -> AdmittedTool {
+    fn new(decl: &ToolDecl, name: String, schema_text: String) -> AdmittedTool {
         let effect = Effect::from_declared(decl.effect.as_deref());
         let approval = Approval::from_declared(decl.approval.as_deref());
-        let digest = blake3::hash(
-            canonical(&json!([
-                "disclose.tool/1",
-                decl.origin,
-                decl.name,
-                decl.input_schema,
-                effect.as_str()
-            ]))
-            .as_bytes(),
-        )
-        .to_hex()
-        .to_string();
+        // SPEC §2: BLAKE3(canonical(["disclose.tool/1", origin, raw name,
+        // input_schema, effect])), written around the schema's canonical
+        // text rather than by copying the schema into a new array.
+        let mut pinned = String::with_capacity(schema_text.len() + 64);
+        pinned.push_str("[\"disclose.tool/1\",");
+        write_string(&mut pinned, &decl.origin);
+        pinned.push(',');
+        write_string(&mut pinned, &decl.name);
+        pinned.push(',');
+        pinned.push_str(&schema_text);
+        pinned.push(',');
+        write_string(&mut pinned, effect.as_str());
+        pinned.push(']');
         AdmittedTool {
-            words: Words::of(&name, &decl.description),
             hint: hint(&decl.description),
-            schema_text: canonical(&decl.input_schema),
+            digest: blake3::hash(pinned.as_bytes()).to_hex().to_string(),
+            schema_text,
             name,
             origin: decl.origin.clone(),
             raw_name: decl.name.clone(),
@@ -63,7 +63,6 @@ impl AdmittedTool {
             input_schema: decl.input_schema.clone(),
             effect,
             approval,
-            digest,
         }
     }
 
@@ -107,9 +106,6 @@ impl AdmittedTool {
     pub fn hint(&self) -> &str {
         &self.hint
     }
-    pub(crate) fn words(&self) -> &Words {
-        &self.words
-    }
     /// The tool's definition as a request's tool list would carry it.
     pub fn tool_def(&self) -> ToolDef {
         ToolDef {
@@ -144,7 +140,6 @@ pub struct Skill {
     hash: Option<String>,
     package: Option<String>,
     hint: String,
-    words: Words,
 }
 
 impl Skill {
@@ -172,9 +167,6 @@ impl Skill {
     /// The hint (SPEC §4).
     pub fn hint(&self) -> &str {
         &self.hint
-    }
-    pub(crate) fn words(&self) -> &Words {
-        &self.words
     }
 }
 
@@ -207,7 +199,7 @@ impl Catalog {
             dev_line: None,
         };
         for decl in [crate::describe_decl(), crate::call_decl()] {
-            let tool = AdmittedTool::new(&decl, decl.name.clone());
+            let tool = AdmittedTool::new(&decl, decl.name.clone(), canonical(&decl.input_schema));
             catalog
                 .keys
                 .insert(normalization_key(&tool.name), tool.name.clone());
@@ -236,14 +228,15 @@ impl Catalog {
                 reason: SchemaReason::NotObject,
             });
         }
-        if !jsonschema::draft202012::meta::is_valid(&decl.input_schema) {
+        let schema_text = canonical(&decl.input_schema);
+        if !meta_schema_accepts(&decl.input_schema, &schema_text) {
             return Err(Refusal::Schema {
                 name,
                 reason: SchemaReason::MetaSchema,
             });
         }
         let generation = self.check_unheld(&name)?;
-        let tool = AdmittedTool::new(decl, name.clone());
+        let tool = AdmittedTool::new(decl, name.clone(), schema_text);
         self.commit(generation, &name);
         Ok(self.tools.entry(name).or_insert(tool))
     }
@@ -386,7 +379,6 @@ impl Catalog {
             hash,
             package: package.clone(),
             hint: hint(disclosure),
-            words: Words::of(name, disclosure),
         };
         Ok(self.skills.entry(name.to_string()).or_insert(skill))
     }
@@ -395,6 +387,31 @@ impl Catalog {
     pub(crate) fn set_generation_for_test(&mut self, generation: u64) {
         self.generation = generation;
     }
+}
+
+/// Whether `schema` is valid under the draft 2020-12 meta-schema (SPEC §2
+/// check 6), remembered by the BLAKE3 of its canonical text.
+///
+/// Catalogs admit the same server schemas run after run, and a harness
+/// replays each session several times (SPEC §13 I3, I4, I7); the verdict is a
+/// pure function of the schema, so it is computed once per process. The
+/// memo is bounded: past `LIMIT` entries it starts over.
+fn meta_schema_accepts(schema: &Value, canonical_text: &str) -> bool {
+    const LIMIT: usize = 1 << 16;
+    static MEMO: Mutex<BTreeMap<[u8; 32], bool>> = Mutex::new(BTreeMap::new());
+    let key = *blake3::hash(canonical_text.as_bytes()).as_bytes();
+    let remembered = MEMO.lock().ok().and_then(|memo| memo.get(&key).copied());
+    if let Some(valid) = remembered {
+        return valid;
+    }
+    let valid = jsonschema::draft202012::meta::is_valid(schema);
+    if let Ok(mut memo) = MEMO.lock() {
+        if memo.len() >= LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, valid);
+    }
+    valid
 }
 
 /// Whether `text` is 64 lowercase hex digits.
@@ -440,6 +457,30 @@ mod tests {
                 .is_none(),
             "the refused tool was not admitted"
         );
+    }
+
+    #[test]
+    fn digest_is_blake3_of_the_canonical_descriptor_array() {
+        let mut catalog = Catalog::new();
+        let decl = ToolDecl {
+            input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            effect: Some("read".into()),
+            ..tool("find")
+        };
+        let digest = catalog.admit_tool(&decl).map(|t| t.digest().to_string());
+        let pinned = r#"["disclose.tool/1","alpha","find",{"properties":{"q":{"type":"string"}},"type":"object"},"read"]"#;
+        assert_eq!(
+            digest,
+            Ok(blake3::hash(pinned.as_bytes()).to_hex().to_string())
+        );
+        let via_canonical = canonical(&json!([
+            "disclose.tool/1",
+            "alpha",
+            "find",
+            decl.input_schema,
+            "read"
+        ]));
+        assert_eq!(via_canonical, pinned);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use crate::dormant::INDEX_HEADER;
 use crate::fit::fit;
 use crate::refusal::vocabulary;
-use crate::replay::{Outcome, Replay, replay};
+use crate::replay::{Outcome, Replay, replay, replay_where};
 use crate::session::{OpKind, Session};
 use crate::{CALL, DORMANT_INDEX_CEILING};
 
@@ -155,7 +155,20 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
         if !session.ops().iter().any(|op| drop(&op.kind)) {
             continue;
         }
-        let other = prefix_outputs(&replay(&session.without(drop)));
+        // Ops that print neither render nor tool_defs and change no state
+        // (describe, call, expand, pins, digests) cannot move those bytes;
+        // the re-replay leaves them out.
+        let quiet = |k: &OpKind| {
+            matches!(
+                k,
+                OpKind::Describe { .. }
+                    | OpKind::Call(_)
+                    | OpKind::Expand { .. }
+                    | OpKind::Pins
+                    | OpKind::Digests
+            )
+        };
+        let other = prefix_outputs(&replay_where(session, |k| !drop(k) && !quiet(k)));
         if let Some(((line, _), _)) = original.iter().zip(&other).find(|(a, b)| a.1 != b.1) {
             breach(
                 id,

@@ -54,9 +54,15 @@ enum State {
 
 /// Replays `session` from an empty catalog.
 pub fn replay(session: &Session) -> Replay {
+    replay_where(session, |_| true)
+}
+
+/// Replays only the ops of `session` that `keep` selects (the re-replays of
+/// SPEC §13 I4 and I7), without copying the session.
+pub(crate) fn replay_where(session: &Session, keep: impl Fn(&OpKind) -> bool) -> Replay {
     let mut state = State::Building(Catalog::new());
     let mut steps = Vec::with_capacity(session.ops().len());
-    for op in session.ops() {
+    for op in session.ops().iter().filter(|op| keep(&op.kind)) {
         let (output, outcome) = step(&mut state, &op.kind);
         steps.push(Step {
             line: op.line,

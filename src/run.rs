@@ -7,6 +7,7 @@
 //! only what its profile offers, everywhere.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -57,13 +58,19 @@ pub struct SkillPin {
 /// A started run. The catalog is frozen: every admission is `admit.frozen`.
 #[derive(Clone, Debug)]
 pub struct Run {
-    pub(crate) catalog: Catalog,
+    generation: u64,
+    dev_line: Option<String>,
+    /// Every admitted tool, sorted by minted name (the catalog's order).
+    tools: Vec<AdmittedTool>,
+    /// Every skill, sorted by name.
+    skills: Vec<Skill>,
     start_mode: Mode,
     pub(crate) mode: Mode,
     pub(crate) profile: Option<Profile>,
     tool_defs: Vec<ToolDef>,
     dormant: Vec<DormantLine>,
-    search: SearchIndex,
+    /// Tokenized and built the first time a keyword query needs it.
+    search: OnceLock<SearchIndex<Member>>,
 }
 
 impl Run {
@@ -77,33 +84,25 @@ impl Run {
             .map(AdmittedTool::tool_def)
             .collect();
         let mut dormant = Vec::new();
-        let mut search = SearchIndex::default();
         for tool in catalog.tools.values().filter(|t| offered(t)) {
             if !RESIDENT_ORDER.contains(&tool.name()) {
                 dormant.push(DormantLine::tool(tool.name(), tool.hint()));
             }
-            search.add(
-                tool.name(),
-                format!("- {}: {}\n", tool.name(), tool.hint()),
-                tool.words(),
-            );
         }
         for skill in catalog.skills.values() {
             dormant.push(DormantLine::skill(skill.name(), skill.hint()));
-            search.add(
-                skill.name(),
-                format!("- skill {}: {}\n", skill.name(), skill.hint()),
-                skill.words(),
-            );
         }
         Run {
-            catalog,
+            generation: catalog.generation(),
+            dev_line: catalog.dev_line,
+            tools: catalog.tools.into_values().collect(),
+            skills: catalog.skills.into_values().collect(),
             start_mode: mode,
             mode,
             profile,
             tool_defs,
             dormant,
-            search,
+            search: OnceLock::new(),
         }
     }
 
@@ -121,7 +120,7 @@ impl Run {
     }
     /// The catalog generation at start.
     pub fn generation(&self) -> u64 {
-        self.catalog.generation()
+        self.generation
     }
 
     /// Refused: the run has started (SPEC §2 check 1).
@@ -152,22 +151,24 @@ impl Run {
 
     /// A tool this run is offered, by minted name.
     pub fn tool(&self, name: &str) -> Option<&AdmittedTool> {
-        self.catalog.tools.get(name).filter(|t| self.offers(t))
+        self.admitted_tool(name).filter(|t| self.offers(t))
     }
 
     /// A tool the parent catalog admitted, offered to this run or not.
     pub fn admitted_tool(&self, name: &str) -> Option<&AdmittedTool> {
-        self.catalog.tools.get(name)
+        let at = self.tools.binary_search_by(|t| t.name().cmp(name)).ok()?;
+        self.tools.get(at)
     }
 
     /// A skill, by name (skills stay visible to children).
     pub fn skill(&self, name: &str) -> Option<&Skill> {
-        self.catalog.skills.get(name)
+        let at = self.skills.binary_search_by(|s| s.name().cmp(name)).ok()?;
+        self.skills.get(at)
     }
 
     /// The tools this run is offered, by minted name.
     pub fn offered_tools(&self) -> impl Iterator<Item = &AdmittedTool> {
-        self.catalog.tools.values().filter(|t| self.offers(t))
+        self.tools.iter().filter(|t| self.offers(t))
     }
 
     pub(crate) fn offers(&self, tool: &AdmittedTool) -> bool {
@@ -189,7 +190,7 @@ impl Run {
     /// The catalog part of the resident prompt segment (SPEC §4).
     pub fn render(&self) -> String {
         let mut out = format!("## Capabilities\nmode: {}\n", self.start_mode);
-        if let Some(dev) = &self.catalog.dev_line {
+        if let Some(dev) = &self.dev_line {
             out.push_str("dev: ");
             out.push_str(dev);
             out.push('\n');
@@ -237,15 +238,48 @@ impl Run {
                 skill.name()
             ));
         }
-        let hits = self.search.rank(query);
+        let hits = self.search_index().rank(query, |m| self.member_name(m));
         if hits.is_empty() {
             return Ok(format!(
                 "no capability is named \"{query}\", and no keyword matched\n"
             ));
         }
         let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
-        hits.into_iter().for_each(|line| out.push_str(line));
+        for member in hits {
+            let line = match member {
+                Member::Tool(i) => {
+                    format!("- {}: {}\n", self.tools[i].name(), self.tools[i].hint())
+                }
+                Member::Skill(i) => {
+                    format!(
+                        "- skill {}: {}\n",
+                        self.skills[i].name(),
+                        self.skills[i].hint()
+                    )
+                }
+            };
+            out.push_str(&line);
+        }
         Ok(out)
+    }
+
+    fn search_index(&self) -> &SearchIndex<Member> {
+        self.search.get_or_init(|| {
+            let tools = (self.tools.iter().enumerate())
+                .filter(|(_, t)| self.offers(t))
+                .map(|(i, t)| (Member::Tool(i), t.name(), t.description()));
+            let skills = (self.skills.iter().enumerate())
+                .map(|(i, s)| (Member::Skill(i), s.name(), s.disclosure()));
+            SearchIndex::new(tools.chain(skills))
+        })
+    }
+
+    /// A searchable capability's name.
+    fn member_name(&self, member: Member) -> &str {
+        match member {
+            Member::Tool(i) => self.tools[i].name(),
+            Member::Skill(i) => self.skills[i].name(),
+        }
     }
 
     fn tool_guide(&self, tool: &AdmittedTool) -> String {
@@ -290,9 +324,8 @@ impl Run {
 
     /// Every skill that has a hash, by name.
     pub fn skill_pins(&self) -> Vec<SkillPin> {
-        self.catalog
-            .skills
-            .values()
+        self.skills
+            .iter()
             .filter_map(|s| {
                 Some(SkillPin {
                     name: s.name().to_string(),
@@ -309,4 +342,12 @@ impl Run {
             .map(|t| (t.name(), t.digest()))
             .collect()
     }
+}
+
+/// A capability keyword search can rank: an index into the run's tools or
+/// skills.
+#[derive(Clone, Copy, Debug)]
+enum Member {
+    Tool(usize),
+    Skill(usize),
 }

@@ -41,21 +41,6 @@ impl Session {
     pub fn ops(&self) -> &[Op] {
         &self.ops
     }
-
-    /// The same session without the ops `drop` selects. Used for re-replays
-    /// (SPEC §13 I4, I7) that remove only declarations or mode switches,
-    /// which never breaks the order rules.
-    pub(crate) fn without(&self, drop: impl Fn(&OpKind) -> bool) -> Session {
-        Session {
-            about: self.about.clone(),
-            ops: self
-                .ops
-                .iter()
-                .filter(|op| !drop(&op.kind))
-                .cloned()
-                .collect(),
-        }
-    }
 }
 
 /// One op and the 1-based line it stands on.
@@ -366,7 +351,7 @@ impl<'a> LineReader<'a> {
 
     /// The shipped schema must accept every line the typed reader accepted.
     /// Consumes the reader: the line is checked last, without a copy.
-    fn check_schema(self) -> Result<(), SessionError> {
+    fn check_schema(self) -> Result<Map<String, Value>, SessionError> {
         let LineReader { raw, line, map } = self;
         let reader = LineReader {
             raw,
@@ -380,10 +365,15 @@ impl<'a> LineReader<'a> {
         };
         let value = Value::Object(map);
         if validator.is_valid(&value) {
-            return Ok(());
+            let Value::Object(map) = value else {
+                return Ok(Map::new());
+            };
+            return Ok(map);
         }
         let Some(error) = validator.iter_errors(&value).next() else {
-            return Ok(());
+            return Err(reader.error_at_start(
+                "the line does not match corpora/session.schema.json".to_string(),
+            ));
         };
         let at = error.instance_path().to_string();
         let key = at
@@ -476,7 +466,8 @@ impl<'a> LineReader<'a> {
                         origin: self.string(op, "origin")?,
                         name: self.string(op, "name")?,
                         description: self.string(op, "description")?,
-                        input_schema: self.map["input_schema"].clone(),
+                        // Moved in after the schema check, not copied.
+                        input_schema: Value::Null,
                         effect: self.optional_string(op, "effect")?,
                         approval: self.optional_string(op, "approval")?,
                     },
@@ -539,7 +530,7 @@ impl<'a> LineReader<'a> {
                 OpKind::Call(ToolCall {
                     id: self.string(op, "id")?,
                     name: self.string(op, "name")?,
-                    args: self.map["args"].clone(),
+                    args: Value::Null,
                 })
             }
             "switch_mode" => {
@@ -558,7 +549,17 @@ impl<'a> LineReader<'a> {
                 }
             }
         };
-        self.check_schema()?;
+        let mut kind = kind;
+        let mut map = self.check_schema()?;
+        // The two fields that can be large are moved out of the checked
+        // line instead of copied.
+        match &mut kind {
+            OpKind::Tool { decl, .. } => {
+                decl.input_schema = map.remove("input_schema").unwrap_or_default()
+            }
+            OpKind::Call(call) => call.args = map.remove("args").unwrap_or_default(),
+            _ => {}
+        }
         Ok(kind)
     }
 }
