@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 
 use crate::DESCRIBE_HITS;
 
-/// The distinct words of a text, sorted: maximal runs of alphanumeric
-/// characters, lowercased. `_` and `-` separate words, so
-/// `github__create_issue` is `create`, `github`, `issue`.
+/// The words of a text: maximal runs of alphanumeric characters,
+/// lowercased. `_` and `-` separate words, so `github__create_issue` is
+/// `github`, `create`, `issue`.
 ///
-/// Held as one string of words joined by spaces (a word never holds a
-/// space), so tokenizing a description costs two allocations, not one per
-/// word.
+/// Held as the lowercased text with one space between words (a word never
+/// holds a space), so tokenizing a description is one pass and one
+/// allocation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WordList {
     joined: String,
@@ -25,33 +25,28 @@ pub struct WordList {
 impl WordList {
     /// Tokenizes `text`.
     pub fn of(text: &str) -> WordList {
-        let mut lower = String::with_capacity(text.len());
+        let mut joined = String::with_capacity(text.len());
         let mut in_word = false;
         for c in text.chars() {
             if c.is_ascii_alphanumeric() {
-                lower.push(c.to_ascii_lowercase());
+                joined.push(c.to_ascii_lowercase());
             } else if !c.is_ascii() && c.is_alphanumeric() {
-                lower.extend(c.to_lowercase());
+                joined.extend(c.to_lowercase());
             } else {
                 if in_word {
-                    lower.push(' ');
+                    joined.push(' ');
                 }
                 in_word = false;
                 continue;
             }
             in_word = true;
         }
-        let mut words: Vec<&str> = lower.split_terminator(' ').collect();
-        words.sort_unstable();
-        words.dedup();
-        WordList {
-            joined: words.join(" "),
-        }
+        WordList { joined }
     }
 
-    /// The words, sorted and distinct.
+    /// The words, in text order (with repeats).
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.joined.split(' ').filter(|w| !w.is_empty())
+        self.joined.split_terminator(' ')
     }
 
     /// Whether `word` is one of them.
@@ -62,7 +57,10 @@ impl WordList {
 
 /// The words of `text`, sorted and distinct (see [`WordList`]).
 pub fn words(text: &str) -> Vec<String> {
-    WordList::of(text).iter().map(str::to_string).collect()
+    let mut words: Vec<String> = WordList::of(text).iter().map(str::to_string).collect();
+    words.sort_unstable();
+    words.dedup();
+    words
 }
 
 /// A capability's words, split by where they score.
@@ -124,7 +122,8 @@ impl<M: Copy> SearchIndex<M> {
     /// name.
     pub fn rank<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
         let mut scores: BTreeMap<u32, u32> = BTreeMap::new();
-        for word in WordList::of(query).iter() {
+        for word in words(query) {
+            let word = word.as_str();
             let hash = word_hash(word);
             let start = self.postings.partition_point(|p| p.0 < hash);
             for &(_, id) in self.postings[start..].iter().take_while(|p| p.0 == hash) {
