@@ -876,8 +876,9 @@ fn server_pool(server: &Server, rng: &mut Rng) -> Vec<Tool> {
     tools
 }
 
-/// `n` dormant tool declarations with distinct minted names (for the
-/// scale benches): the server pools, cycled over numbered origins.
+/// `n` dormant tool declarations with distinct minted names and distinct
+/// schemas (for the scale benches): the server pools, cycled over numbered
+/// origins.
 pub fn decls(n: usize, seed: u64) -> Vec<ToolDecl> {
     let mut rng = Rng::new(seed);
     let pools: Vec<Vec<Tool>> = SERVERS.iter().map(|s| server_pool(s, &mut rng)).collect();
@@ -892,6 +893,14 @@ pub fn decls(n: usize, seed: u64) -> Vec<ToolDecl> {
                 let mut decl = tool.decl();
                 // Distinct origins keep every minted name and key distinct.
                 decl.origin = format!("{}-{round}", server.origin);
+                // A distinct schema per tool, as at real scale (many servers,
+                // many versions): no per-schema memo may hide the cost.
+                if let Some(schema) = decl.input_schema.as_object_mut() {
+                    schema.insert(
+                        "title".to_string(),
+                        Value::from(format!("{} {}", decl.origin, decl.name)),
+                    );
+                }
                 out.push(decl);
             }
         }
