@@ -1,0 +1,18 @@
+//! Arbitrary bytes through the session parser, then replay and the SPEC §13
+//! invariants: nothing may panic, a malformed session must say where, and a
+//! well-formed one must keep I1–I8.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    match disclose::session::parse(bytes) {
+        Err(error) => assert!(error.line >= 1 && error.column >= 1, "{error}"),
+        Ok(session) => {
+            let replayed = disclose::replay::replay(&session);
+            let breaches = disclose::invariants::check(&session, &replayed);
+            assert!(breaches.is_empty(), "{breaches:?}");
+        }
+    }
+});
