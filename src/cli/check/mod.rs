@@ -29,11 +29,8 @@ use term::{Paint, Progress};
 
 // Declared here rather than in `cli/mod.rs`, which this command does not
 // own; they are `check`'s alone.
-#[path = "partition.rs"]
 mod partition;
-#[path = "report.rs"]
 mod report;
-#[path = "term.rs"]
 mod term;
 
 /// The vocabulary golden's name under the golden directory (SPEC §9).

@@ -5,7 +5,6 @@
 //! `--json`); the model itself is [`model`]. It does not compare against
 //! goldens or check invariants: that is `check`.
 
-#[path = "cost_model.rs"]
 mod model;
 
 use std::fmt::Write as _;

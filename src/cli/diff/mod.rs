@@ -8,9 +8,7 @@
 //! ([`session`]). The three reports live in [`report`]. This module does not
 //! replay sessions: it reads transcripts as written.
 
-#[path = "diff_report.rs"]
 mod report;
-#[path = "diff_session.rs"]
 mod session;
 
 use std::cmp::Ordering;
