@@ -31,7 +31,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use proptest::strategy::{Strategy, ValueTree};
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{
     Config, RngAlgorithm, RngSeed, TestRng, TestRunner, noop_result_cache,
 };
@@ -289,6 +289,12 @@ pub struct Fuzz {
     pub shrink_steps: u32,
 }
 
+thread_local! {
+    /// The session strategy, built once per thread rather than once per
+    /// case (building it allocates hundreds of nodes).
+    static PLANS: BoxedStrategy<SessionPlan> = session_plan();
+}
+
 /// Cases `disclose fuzz` runs when neither `--cases` nor `--time` is given.
 pub const DEFAULT_CASES: u64 = 10_000;
 
@@ -347,10 +353,7 @@ impl Fuzz {
         let seed = bytes.as_bytes().get(..16)?;
         let rng = TestRng::from_seed(RngAlgorithm::XorShift, seed);
         let mut runner = TestRunner::new_with_rng(runner_config(), rng);
-        session_plan().new_tree(&mut runner).ok().map(|tree| {
-            let tree: Box<dyn ValueTree<Value = SessionPlan>> = Box::new(tree);
-            tree
-        })
+        PLANS.with(|plans| plans.new_tree(&mut runner).ok())
     }
 
     /// The plan case `case` generates.

@@ -922,35 +922,34 @@ struct Line {
     is_fault: bool,
 }
 
-impl SessionPlan {
-    /// The name `target` stands for in this plan.
-    pub fn resolve(&self, target: &Target) -> String {
-        match target {
-            Target::Named(name) => name.clone(),
-            Target::Declared(i) if self.decls.is_empty() => format!("nope{i}"),
-            Target::Declared(i) => self.decls[i % self.decls.len()].name(),
-            Target::Tool(i) => self.tool(*i).map_or(format!("nope{i}"), |(name, _)| name),
-        }
-    }
+/// What requests may name, computed once per rendering: each declaration's
+/// name and schema, and the pool of tools a [`Target::Tool`] picks from.
+struct Names<'a> {
+    decls: Vec<(String, Option<&'a Value>)>,
+    tools: Vec<(String, &'a Value)>,
+}
 
-    /// The minted name and schema of tool `i % n` among the `n` declared
-    /// tools that look admissible (valid origin and name, not a door, a
-    /// description, not `admitted: false`), or among all declared tools
-    /// when none does.
-    fn tool(&self, i: usize) -> Option<(String, &Value)> {
-        let tools: Vec<(String, &Value, bool)> = self
-            .decls
-            .iter()
-            .flat_map(|decl| match decl {
+impl<'a> Names<'a> {
+    /// The pool is the declared tools that look admissible (valid origin
+    /// and name, not a door, a description, not `admitted: false`), or
+    /// every declared tool when none does.
+    fn of(decls: &'a [Decl]) -> Names<'a> {
+        let mut plausible = Vec::new();
+        let mut all = Vec::new();
+        for decl in decls {
+            match decl {
                 Decl::Tool { decl, admitted } => {
                     let name = mint(&decl.origin, &decl.name);
-                    let plausible = *admitted != Some(false)
+                    let looks_admissible = *admitted != Some(false)
                         && origin_is_valid(&decl.origin)
                         && name_is_valid(&name)
                         && name != crate::DESCRIBE
                         && name != crate::CALL
                         && !decl.description.trim().is_empty();
-                    vec![(name, &decl.input_schema, plausible)]
+                    if looks_admissible {
+                        plausible.push((name.clone(), &decl.input_schema));
+                    }
+                    all.push((name, &decl.input_schema));
                 }
                 Decl::Bulk {
                     origin,
@@ -958,39 +957,49 @@ impl SessionPlan {
                     count,
                     schema,
                     ..
-                } => (0..*count)
-                    .map(|k| (mint(origin, &format!("{stem}{k}")), schema, true))
-                    .collect(),
-                Decl::Shelf(_) | Decl::Carried(_) => Vec::new(),
-            })
-            .collect();
-        let plausible: Vec<&(String, &Value, bool)> = tools.iter().filter(|t| t.2).collect();
-        let pool: Vec<&(String, &Value, bool)> = if plausible.is_empty() {
-            tools.iter().collect()
-        } else {
-            plausible
-        };
-        let (name, schema, _) = pool.get(i.checked_rem(pool.len())?)?;
-        Some((name.clone(), *schema))
-    }
-
-    /// The schema of the declaration `target` names, if it names one.
-    fn schema_of(&self, target: &Target) -> Option<&Value> {
-        let name = self.resolve(target);
-        match target {
-            Target::Declared(i) if !self.decls.is_empty() => {
-                self.decls[i % self.decls.len()].schema()
+                } => {
+                    for k in 0..*count {
+                        plausible.push((mint(origin, &format!("{stem}{k}")), schema));
+                    }
+                }
+                Decl::Shelf(_) | Decl::Carried(_) => {}
             }
-            Target::Tool(i) => self.tool(*i).map(|(_, schema)| schema),
-            _ => self
-                .decls
-                .iter()
-                .find(|d| d.name() == name)
-                .and_then(Decl::schema),
+        }
+        Names {
+            decls: decls.iter().map(|d| (d.name(), d.schema())).collect(),
+            tools: if plausible.is_empty() { all } else { plausible },
         }
     }
 
-    fn request_op(&self, request: &Request) -> Vec<Value> {
+    /// The name `target` stands for, and the schema of what it names.
+    fn resolve(&self, target: &Target) -> (String, Option<&'a Value>) {
+        let pick = |i: &usize, len: usize| i.checked_rem(len);
+        match target {
+            Target::Named(name) => {
+                let schema = self.decls.iter().find(|(n, _)| n == name).and_then(|d| d.1);
+                (name.clone(), schema)
+            }
+            Target::Declared(i) => {
+                match pick(i, self.decls.len()).and_then(|k| self.decls.get(k)) {
+                    Some((name, schema)) => (name.clone(), *schema),
+                    None => (format!("nope{i}"), None),
+                }
+            }
+            Target::Tool(i) => match pick(i, self.tools.len()).and_then(|k| self.tools.get(k)) {
+                Some((name, schema)) => (name.clone(), Some(*schema)),
+                None => (format!("nope{i}"), None),
+            },
+        }
+    }
+}
+
+impl SessionPlan {
+    /// The name `target` stands for in this plan.
+    pub fn resolve(&self, target: &Target) -> String {
+        Names::of(&self.decls).resolve(target).0
+    }
+
+    fn request_op(&self, names: &Names<'_>, request: &Request) -> Vec<Value> {
         let one = |op: Value| vec![op];
         match request {
             Request::Render => one(json!({ "op": "render" })),
@@ -998,27 +1007,29 @@ impl SessionPlan {
             Request::Pins => one(json!({ "op": "pins" })),
             Request::Digests => one(json!({ "op": "digests" })),
             Request::SwitchMode(mode) => one(json!({ "op": "switch_mode", "mode": mode.as_str() })),
-            Request::Expand(target) => one(json!({ "op": "expand", "name": self.resolve(target) })),
+            Request::Expand(target) => {
+                one(json!({ "op": "expand", "name": names.resolve(target).0 }))
+            }
             Request::Describe(query) => {
                 let name = match query {
-                    Query::Exact(target) => self.resolve(target),
-                    Query::Padded(target) => format!("  {}\t", self.resolve(target)),
+                    Query::Exact(target) => names.resolve(target).0,
+                    Query::Padded(target) => format!("  {}\t", names.resolve(target).0),
                     Query::Keywords(words) | Query::Odd(words) => words.clone(),
                 };
                 one(json!({ "op": "describe", "name": name }))
             }
-            Request::Call(call) => one(self.call_op(call)),
+            Request::Call(call) => one(Self::call_op(names, call)),
             Request::Admit(decl) => decl.expand().iter().map(Declared::op).collect(),
         }
     }
 
-    fn call_op(&self, call: &CallPlan) -> Value {
-        let target = self.resolve(&call.target);
+    fn call_op(names: &Names<'_>, call: &CallPlan) -> Value {
+        let (target, schema) = names.resolve(&call.target);
         let args = match &call.args {
             ArgsPlan::Given(value) => value.clone(),
-            ArgsPlan::Fitting(salt) => self
-                .schema_of(&call.target)
-                .map_or_else(|| json!({}), |schema| fitting_args(schema, *salt)),
+            ArgsPlan::Fitting(salt) => {
+                schema.map_or_else(|| json!({}), |schema| fitting_args(schema, *salt))
+            }
         };
         let (name, args) = match call.route {
             Route::Direct => (target, args),
@@ -1056,10 +1067,11 @@ impl SessionPlan {
             start["profile"] = json!(profile.as_str());
         }
         let start = line(start);
+        let names = Names::of(&self.decls);
         let mut after: Vec<Line> = self
             .requests
             .iter()
-            .flat_map(|r| self.request_op(r))
+            .flat_map(|r| self.request_op(&names, r))
             .map(line)
             .collect();
 
