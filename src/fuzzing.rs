@@ -353,7 +353,12 @@ impl Fuzz {
         let seed = bytes.as_bytes().get(..16)?;
         let rng = TestRng::from_seed(RngAlgorithm::XorShift, seed);
         let mut runner = TestRunner::new_with_rng(runner_config(), rng);
-        PLANS.with(|plans| plans.new_tree(&mut runner).ok())
+        // A panicking generator is a finding too, not a crash of the run.
+        catch_unwind(AssertUnwindSafe(|| {
+            PLANS.with(|plans| plans.new_tree(&mut runner).ok())
+        }))
+        .ok()
+        .flatten()
     }
 
     /// The plan case `case` generates.
@@ -367,7 +372,7 @@ impl Fuzz {
             Some(tree) => check_plan(&tree.current(), &self.rules),
             None => Err(Finding {
                 check: "panic",
-                message: "the generator produced no session".to_string(),
+                message: "the generator panicked or produced no session".to_string(),
             }),
         }
     }
