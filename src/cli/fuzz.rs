@@ -78,7 +78,10 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     emit(&format!("{head}\n"))?;
 
     let started = Instant::now();
-    let deadline = args.time.map(|secs| started + Duration::from_secs(secs));
+    // A budget past what the clock can represent is no budget.
+    let deadline = args
+        .time
+        .and_then(|secs| started.checked_add(Duration::from_secs(secs)));
     let progress = progress_bar(cases, args.time.is_some());
     let keep_going = |done: u64| {
         if let Some(bar) = &progress {

@@ -1,0 +1,447 @@
+//! The checks run on one session: the generator and the parser agree,
+//! I1–I8, the Lean `indexBytes` through the rules' packer, admission-order
+//! independence, and `fit` ⊇ a full validator.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde_json::Value;
+
+use super::rules::{Rules, index_bytes};
+use crate::catalog::Catalog;
+use crate::dormant::Entry;
+use crate::generate::SessionPlan;
+use crate::invariants::INVARIANTS;
+use crate::refusal::Refusal;
+use crate::replay::{Outcome, Replay, replay};
+use crate::run::Run;
+use crate::session::{OpKind, Session, parse};
+use crate::{CALL, DORMANT_INDEX_CEILING};
+
+/// Every check's id and statement, in the order they run; the I-checks are
+/// those of [`INVARIANTS`].
+pub const CHECKS: [(&str, &str); 6] = [
+    (
+        "malformed",
+        "a session without a fault parses; one with a fault is refused on its line",
+    ),
+    (
+        "position",
+        "a malformed session's error has a line and a column of at least 1",
+    ),
+    (
+        "index",
+        "the rendered index is as long as the Lean indexBytes of its entries",
+    ),
+    (
+        "order",
+        "admitting non-conflicting declarations in another order changes no answer",
+    ),
+    (
+        "fit",
+        "fit accepts every object args a full JSON Schema validator accepts",
+    ),
+    ("panic", "nothing panics"),
+];
+
+/// What a check id asserts.
+pub fn statement(check: &str) -> &'static str {
+    CHECKS
+        .iter()
+        .chain(INVARIANTS.iter())
+        .find(|(id, _)| *id == check)
+        .map_or("", |(_, what)| what)
+}
+
+/// A check that did not hold on one session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The check's id: one of [`CHECKS`] or `I1`…`I8`.
+    pub check: &'static str,
+    /// What was seen.
+    pub message: String,
+}
+
+/// What a session may be, as its generator meant it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// It must parse.
+    WellFormed,
+    /// It must be refused on this line.
+    MalformedAt(usize),
+}
+
+/// What the checked sessions covered (a sum over cases; deterministic).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Sessions checked.
+    pub cases: u64,
+    /// Of those, malformed (and reported at their fault's line).
+    pub malformed: u64,
+    /// Ops replayed.
+    pub ops: u64,
+    /// Successful admissions.
+    pub admitted: u64,
+    /// Calls routed (directly or through `call`).
+    pub routed: u64,
+    /// Runs whose index ended in `+N more`.
+    pub overflowing: u64,
+    /// Args a full validator accepted, so `fit` had to accept them too.
+    pub fit_compared: u64,
+    /// Sessions re-admitted in another order and compared.
+    pub reordered: u64,
+    /// Refusals seen, by code.
+    pub refusals: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    pub(super) fn add(&mut self, other: &Tally) {
+        self.cases += other.cases;
+        self.malformed += other.malformed;
+        self.ops += other.ops;
+        self.admitted += other.admitted;
+        self.routed += other.routed;
+        self.overflowing += other.overflowing;
+        self.fit_compared += other.fit_compared;
+        self.reordered += other.reordered;
+        for (code, n) in &other.refusals {
+            *self.refusals.entry(code).or_default() += n;
+        }
+    }
+}
+
+/// Checks one generated plan: its text, with the fault it was given.
+pub fn check_plan(plan: &SessionPlan, rules: &Rules) -> Result<Tally, Finding> {
+    let (text, fault_line) = plan.render();
+    let expect = fault_line.map_or(Expect::WellFormed, Expect::MalformedAt);
+    check_text(&text, expect, plan.shuffle, rules)
+}
+
+/// Checks one session's text; a panic anywhere is a `panic` finding.
+/// `shuffle` picks the other admission order.
+pub fn check_text(
+    text: &str,
+    expect: Expect,
+    shuffle: u64,
+    rules: &Rules,
+) -> Result<Tally, Finding> {
+    catch_unwind(AssertUnwindSafe(|| checks(text, expect, shuffle, rules))).unwrap_or_else(
+        |payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_string());
+            Err(Finding {
+                check: "panic",
+                message,
+            })
+        },
+    )
+}
+
+fn finding(check: &'static str, message: String) -> Finding {
+    Finding { check, message }
+}
+
+fn checks(text: &str, expect: Expect, shuffle: u64, rules: &Rules) -> Result<Tally, Finding> {
+    let mut tally = Tally {
+        cases: 1,
+        ..Tally::default()
+    };
+    let session = match (parse(text.as_bytes()), expect) {
+        (Err(error), _) if error.line < 1 || error.column < 1 => {
+            return Err(finding(
+                "position",
+                format!("the error has no position: {error}"),
+            ));
+        }
+        (Err(error), Expect::MalformedAt(line)) if error.line == line => {
+            tally.malformed = 1;
+            return Ok(tally);
+        }
+        (Err(error), Expect::MalformedAt(line)) => {
+            return Err(finding(
+                "malformed",
+                format!("the fault is on line {line}, but the parser said {error}"),
+            ));
+        }
+        (Err(error), Expect::WellFormed) => {
+            return Err(finding(
+                "malformed",
+                format!("a session without a fault was refused: {error}"),
+            ));
+        }
+        (Ok(_), Expect::MalformedAt(line)) => {
+            return Err(finding(
+                "malformed",
+                format!("the session has a fault on line {line} and parsed"),
+            ));
+        }
+        (Ok(session), Expect::WellFormed) => session,
+    };
+
+    let replayed = replay(&session);
+    tally.ops = replayed.steps.len() as u64;
+    for step in &replayed.steps {
+        match &step.outcome {
+            Outcome::Refused(refusal) => *tally.refusals.entry(refusal.code()).or_default() += 1,
+            Outcome::Routed(_) => tally.routed += 1,
+            Outcome::Done if step.output.starts_with("admitted ") => tally.admitted += 1,
+            Outcome::Done => {}
+        }
+    }
+    if let Some(breach) = crate::invariants::check(&session, &replayed)
+        .into_iter()
+        .next()
+    {
+        return Err(finding(
+            breach.invariant,
+            format!("line {}: {}", breach.line, breach.message),
+        ));
+    }
+    let Some(run) = &replayed.run else {
+        return Ok(tally);
+    };
+    check_index(run, rules, &mut tally)?;
+    check_order(&session, &replayed, run, shuffle)?;
+    tally.reordered = 1;
+    check_fit(&session, run, rules, &mut tally)?;
+    Ok(tally)
+}
+
+fn check_index(run: &Run, rules: &Rules, tally: &mut Tally) -> Result<(), Finding> {
+    let entries: Vec<Entry> = run.dormant_lines().iter().map(|l| l.entry()).collect();
+    let (bytes, packed) = index_bytes(rules.packer, &entries);
+    if packed.left > 0 {
+        tally.overflowing += 1;
+    }
+    if bytes > DORMANT_INDEX_CEILING {
+        return Err(finding(
+            "I1",
+            format!(
+                "the packer's index of {} dormant entries is {bytes} bytes",
+                entries.len()
+            ),
+        ));
+    }
+    let rendered = run.dormant_index().len();
+    if rendered != bytes {
+        return Err(finding(
+            "index",
+            format!("the rendered index is {rendered} bytes; indexBytes is {bytes}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A permutation of `0..n` from `seed` (Fisher–Yates over splitmix64).
+pub(super) fn permutation(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = usize::try_from(next() % (i as u64 + 1)).unwrap_or(0);
+        order.swap(i, j);
+    }
+    order
+}
+
+fn admit(catalog: &mut Catalog, kind: &OpKind) -> Option<Result<String, Refusal>> {
+    Some(match kind {
+        OpKind::Tool {
+            decl,
+            admitted: true,
+        } => catalog.admit_tool(decl).map(|t| t.name().to_string()),
+        OpKind::Skill(skill) => catalog.admit_skill(skill).map(|s| s.name().to_string()),
+        OpKind::CarriedSkill(skill) => catalog
+            .admit_carried_skill(skill)
+            .map(|s| s.name().to_string()),
+        _ => return None,
+    })
+}
+
+fn check_order(
+    session: &Session,
+    replayed: &Replay,
+    run: &Run,
+    shuffle: u64,
+) -> Result<(), Finding> {
+    let ops = session.ops();
+    let Some(start) = ops
+        .iter()
+        .position(|op| matches!(op.kind, OpKind::Start { .. }))
+    else {
+        return Ok(());
+    };
+    let order_dependent = |outcome: &Outcome| {
+        matches!(outcome, Outcome::Refused(r)
+            if matches!(r.code(), "admit.duplicate" | "admit.collision"))
+    };
+    let kept: Vec<usize> = (0..start)
+        .filter(|&i| {
+            matches!(
+                ops[i].kind,
+                OpKind::Tool { admitted: true, .. } | OpKind::Skill(_) | OpKind::CarriedSkill(_)
+            ) && !order_dependent(&replayed.steps[i].outcome)
+        })
+        .collect();
+    let mut catalog = Catalog::new();
+    for k in permutation(kept.len(), shuffle) {
+        let i = kept[k];
+        let Some(result) = admit(&mut catalog, &ops[i].kind) else {
+            continue;
+        };
+        let same = match (&replayed.steps[i].outcome, &result) {
+            (Outcome::Refused(before), Err(after)) => before == after,
+            (Outcome::Done, Ok(_)) => true,
+            _ => false,
+        };
+        if !same {
+            let now = result.map_or_else(|r| r.to_lines(), |name| format!("admitted {name}\n"));
+            return Err(finding(
+                "order",
+                format!(
+                    "line {}: admitted in another order it gave {:?}, not {:?}",
+                    ops[i].line, now, replayed.steps[i].output
+                ),
+            ));
+        }
+    }
+    if let Some(text) = ops[..start].iter().rev().find_map(|op| match &op.kind {
+        OpKind::Dev { text } => Some(text),
+        _ => None,
+    }) {
+        catalog.set_dev_line(text);
+    }
+    let OpKind::Start { mode, profile } = ops[start].kind else {
+        return Ok(());
+    };
+    let mut other = match profile {
+        None => catalog.start(mode),
+        Some(profile) => catalog.start_child(mode, profile),
+    };
+    let differ = |line: usize, what: &str| {
+        Err(finding(
+            "order",
+            format!("line {line}: admitted in another order, {what} differs"),
+        ))
+    };
+    if other.generation() != run.generation() {
+        return differ(ops[start].line, "the generation");
+    }
+    if other.tool_defs() != run.tool_defs() {
+        return differ(ops[start].line, "tool_defs");
+    }
+    if other.skill_pins() != run.skill_pins() {
+        return differ(ops[start].line, "pins");
+    }
+    if other.digests() != run.digests() {
+        return differ(ops[start].line, "digests");
+    }
+    if other.render() != run.render() {
+        return differ(ops[start].line, "render");
+    }
+    let text = |r: Result<String, Refusal>| r.unwrap_or_else(|r| r.to_lines());
+    for (op, step) in ops.iter().zip(&replayed.steps).skip(start + 1) {
+        let same = match &op.kind {
+            OpKind::Describe { name } => text(other.describe(name)) == step.output,
+            OpKind::Expand { name } => text(other.expand(name)) == step.output,
+            OpKind::Call(call) => match (other.call(call), &step.outcome) {
+                (Ok(routed), Outcome::Routed(before)) => routed == *before,
+                (Err(refusal), Outcome::Refused(before)) => refusal == *before,
+                _ => false,
+            },
+            OpKind::SwitchMode { mode } => {
+                other.switch_mode(*mode);
+                true
+            }
+            _ => true,
+        };
+        if !same {
+            return differ(op.line, op.kind.name());
+        }
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// Compiled validators by canonical schema: compiled at most once per
+    /// thread, not once per call. Pure, so sharing across cases changes no
+    /// result.
+    static VALIDATORS: RefCell<BTreeMap<String, Option<jsonschema::Validator>>> =
+        const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Whether a full draft 2020-12 validator accepts `args` for `schema`
+/// (`None` when the schema does not compile offline).
+fn validator_accepts(schema_text: &str, schema: &Value, args: &Value) -> Option<bool> {
+    VALIDATORS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        if cache.len() > 4096 {
+            cache.clear();
+        }
+        cache
+            .entry(schema_text.to_string())
+            .or_insert_with(|| jsonschema::draft202012::new(schema).ok())
+            .as_ref()
+            .map(|validator| validator.is_valid(args))
+    })
+}
+
+fn check_fit(
+    session: &Session,
+    run: &Run,
+    rules: &Rules,
+    tally: &mut Tally,
+) -> Result<(), Finding> {
+    for op in session.ops() {
+        let OpKind::Call(call) = &op.kind else {
+            continue;
+        };
+        let (target, args) = if call.name == CALL {
+            let Some(outer) = call.args.as_object() else {
+                continue;
+            };
+            match (outer.get("name").and_then(Value::as_str), outer.get("args")) {
+                (Some(name), Some(args)) => (name, args),
+                _ => continue,
+            }
+        } else {
+            (call.name.as_str(), &call.args)
+        };
+        let Some(tool) = run.admitted_tool(target) else {
+            continue;
+        };
+        // SPEC §6 step 1 refuses non-object args whatever the schema says;
+        // the superset property is over object args.
+        if !args.is_object() {
+            continue;
+        }
+        if validator_accepts(tool.schema_text(), tool.input_schema(), args) != Some(true) {
+            continue;
+        }
+        tally.fit_compared += 1;
+        if let Err(violations) = (rules.fit)(tool.input_schema(), args) {
+            let said: Vec<String> = violations.iter().map(ToString::to_string).collect();
+            return Err(finding(
+                "fit",
+                format!(
+                    "line {}: the validator accepts {} for {}, but fit says: {}",
+                    op.line,
+                    crate::canonical::canonical(args),
+                    tool.schema_text(),
+                    said.join("; ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,493 @@
+//! A whole session as a typed plan, and its JSONL text (SPEC §11) with at
+//! most one deliberate fault whose line the plan knows.
+
+use serde_json::{Value, json};
+
+use super::decl::{Decl, Declared};
+use super::schema::fitting_args;
+use crate::mode::{Mode, Profile};
+use crate::naming::{mint, name_is_valid, origin_is_valid};
+
+/// How a request names a capability.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// The name of the plan's declaration `i % len` (a literal `nope<i>`
+    /// when there are none).
+    Declared(usize),
+    /// The minted name of the plan's tool `i % tools` (counting each tool
+    /// of a bulk declaration; `nope<i>` when there are none).
+    Tool(usize),
+    /// A literal name.
+    Named(String),
+}
+
+/// A `describe` query.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Query {
+    /// Exactly a name.
+    Exact(Target),
+    /// A name with whitespace around it (trimmed before matching).
+    Padded(Target),
+    /// Keywords.
+    Keywords(String),
+    /// A query refused `describe.query` (or 256 bytes, just allowed).
+    Odd(String),
+}
+
+/// How a call reaches its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Named directly.
+    Direct,
+    /// Through `call`, well shaped.
+    Through,
+    /// Through `call` with outer args that are not an object.
+    NotObject,
+    /// Through `call` without `name`.
+    MissingName,
+    /// Through `call` without `args`.
+    MissingArgs,
+    /// Through `call` with a `name` that is not a string.
+    NameNotString,
+    /// `call` calling `call`.
+    Itself,
+}
+
+/// A call's inner args.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgsPlan {
+    /// Built by [`fitting_args`] for the target's schema with this salt.
+    Fitting(u64),
+    /// Given as is.
+    Given(Value),
+}
+
+/// A `call` op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPlan {
+    /// The call id.
+    pub id: String,
+    /// How it reaches the target.
+    pub route: Route,
+    /// The target.
+    pub target: Target,
+    /// The inner args.
+    pub args: ArgsPlan,
+}
+
+/// One op after `start`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// `render`.
+    Render,
+    /// `tool_defs`.
+    ToolDefs,
+    /// `pins`.
+    Pins,
+    /// `digests`.
+    Digests,
+    /// `describe`.
+    Describe(Query),
+    /// `expand`.
+    Expand(Target),
+    /// `call`.
+    Call(CallPlan),
+    /// `switch_mode`.
+    SwitchMode(Mode),
+    /// A declaration after start (refused `admit.frozen`).
+    Admit(Decl),
+}
+
+/// A deliberate malformation (SPEC §11): the session must be reported
+/// malformed at the plan's [`SessionPlan::fault_line`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A line that is not JSON.
+    BadJson,
+    /// A JSON line that is not an object.
+    NotObject,
+    /// An object without `op`.
+    NoOp,
+    /// An unknown op.
+    UnknownOp,
+    /// A missing field.
+    MissingField,
+    /// A mistyped field.
+    MistypedField,
+    /// A field the op does not take.
+    UnknownField,
+    /// An optional field set to `null`.
+    NullOptional,
+    /// `switch_mode` to a mode that does not exist.
+    BadMode,
+    /// `start` with a profile that does not exist.
+    BadProfile,
+    /// A second header.
+    HeaderTwice,
+    /// A query op before `start`.
+    QueryBeforeStart,
+    /// A second `start`.
+    SecondStart,
+    /// `dev` after `start`.
+    DevAfterStart,
+    /// A header of another format.
+    BadFormat,
+    /// No header.
+    NoHeader,
+    /// Nothing but blank lines.
+    Empty,
+}
+
+/// A fault and where it goes (`at`, modulo the places it may go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultPlan {
+    /// The malformation.
+    pub fault: Fault,
+    /// Where, modulo the legal positions.
+    pub at: usize,
+}
+
+/// How the lines are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `\r\n` line ends.
+    pub crlf: bool,
+    /// A whitespace-only line after op `k % n` (never before the header).
+    pub blank_after: Option<usize>,
+    /// Whether the last line ends with a line break.
+    pub final_newline: bool,
+}
+
+/// A whole generated session: declarations, an optional dev line, the
+/// start, requests, perhaps one fault, and a layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionPlan {
+    /// The header's `about`.
+    pub about: String,
+    /// Declarations before `start`.
+    pub decls: Vec<Decl>,
+    /// The dev line, if any.
+    pub dev: Option<String>,
+    /// The run-start mode.
+    pub mode: Mode,
+    /// The child profile, if any.
+    pub profile: Option<Profile>,
+    /// Ops after `start`.
+    pub requests: Vec<Request>,
+    /// A deliberate malformation, if any.
+    pub fault: Option<FaultPlan>,
+    /// Line layout.
+    pub layout: Layout,
+    /// A seed for order-independence checks (which permutation to try).
+    pub shuffle: u64,
+}
+
+/// One line of a plan's text, before layout.
+struct Line {
+    text: String,
+    is_fault: bool,
+}
+
+/// What requests may name, computed once per rendering: each declaration's
+/// name and schema, and the pool of tools a [`Target::Tool`] picks from.
+struct Names<'a> {
+    decls: Vec<(String, Option<&'a Value>)>,
+    tools: Vec<(String, &'a Value)>,
+}
+
+impl<'a> Names<'a> {
+    /// The pool is the declared tools that look admissible (valid origin
+    /// and name, not a door, a description, not `admitted: false`), or
+    /// every declared tool when none does.
+    fn of(decls: &'a [Decl]) -> Names<'a> {
+        let mut plausible = Vec::new();
+        let mut all = Vec::new();
+        for decl in decls {
+            match decl {
+                Decl::Tool { decl, admitted } => {
+                    let name = mint(&decl.origin, &decl.name);
+                    let looks_admissible = *admitted != Some(false)
+                        && origin_is_valid(&decl.origin)
+                        && name_is_valid(&name)
+                        && name != crate::DESCRIBE
+                        && name != crate::CALL
+                        && !decl.description.trim().is_empty();
+                    if looks_admissible {
+                        plausible.push((name.clone(), &decl.input_schema));
+                    }
+                    all.push((name, &decl.input_schema));
+                }
+                Decl::Bulk {
+                    origin,
+                    stem,
+                    count,
+                    schema,
+                    ..
+                } => {
+                    for k in 0..*count {
+                        plausible.push((mint(origin, &format!("{stem}{k}")), schema));
+                    }
+                }
+                Decl::Shelf(_) | Decl::Carried(_) => {}
+            }
+        }
+        Names {
+            decls: decls.iter().map(|d| (d.name(), d.schema())).collect(),
+            tools: if plausible.is_empty() { all } else { plausible },
+        }
+    }
+
+    /// The name `target` stands for, and the schema of what it names.
+    fn resolve(&self, target: &Target) -> (String, Option<&'a Value>) {
+        let pick = |i: &usize, len: usize| i.checked_rem(len);
+        match target {
+            Target::Named(name) => {
+                let schema = self.decls.iter().find(|(n, _)| n == name).and_then(|d| d.1);
+                (name.clone(), schema)
+            }
+            Target::Declared(i) => {
+                match pick(i, self.decls.len()).and_then(|k| self.decls.get(k)) {
+                    Some((name, schema)) => (name.clone(), *schema),
+                    None => (format!("nope{i}"), None),
+                }
+            }
+            Target::Tool(i) => match pick(i, self.tools.len()).and_then(|k| self.tools.get(k)) {
+                Some((name, schema)) => (name.clone(), Some(*schema)),
+                None => (format!("nope{i}"), None),
+            },
+        }
+    }
+}
+
+impl SessionPlan {
+    /// The name `target` stands for in this plan.
+    pub fn resolve(&self, target: &Target) -> String {
+        Names::of(&self.decls).resolve(target).0
+    }
+
+    fn request_op(&self, names: &Names<'_>, request: &Request) -> Vec<Value> {
+        let one = |op: Value| vec![op];
+        match request {
+            Request::Render => one(json!({ "op": "render" })),
+            Request::ToolDefs => one(json!({ "op": "tool_defs" })),
+            Request::Pins => one(json!({ "op": "pins" })),
+            Request::Digests => one(json!({ "op": "digests" })),
+            Request::SwitchMode(mode) => one(json!({ "op": "switch_mode", "mode": mode.as_str() })),
+            Request::Expand(target) => {
+                one(json!({ "op": "expand", "name": names.resolve(target).0 }))
+            }
+            Request::Describe(query) => {
+                let name = match query {
+                    Query::Exact(target) => names.resolve(target).0,
+                    Query::Padded(target) => format!("  {}\t", names.resolve(target).0),
+                    Query::Keywords(words) | Query::Odd(words) => words.clone(),
+                };
+                one(json!({ "op": "describe", "name": name }))
+            }
+            Request::Call(call) => one(Self::call_op(names, call)),
+            Request::Admit(decl) => decl.expand().iter().map(Declared::op).collect(),
+        }
+    }
+
+    fn call_op(names: &Names<'_>, call: &CallPlan) -> Value {
+        let (target, schema) = names.resolve(&call.target);
+        let args = match &call.args {
+            ArgsPlan::Given(value) => value.clone(),
+            ArgsPlan::Fitting(salt) => {
+                schema.map_or_else(|| json!({}), |schema| fitting_args(schema, *salt))
+            }
+        };
+        let (name, args) = match call.route {
+            Route::Direct => (target, args),
+            Route::Through => ("call".to_string(), json!({ "name": target, "args": args })),
+            Route::NotObject => ("call".to_string(), json!([target])),
+            Route::MissingName => ("call".to_string(), json!({ "args": args })),
+            Route::MissingArgs => ("call".to_string(), json!({ "name": target })),
+            Route::NameNotString => ("call".to_string(), json!({ "name": 7, "args": args })),
+            Route::Itself => ("call".to_string(), json!({ "name": "call", "args": {} })),
+        };
+        json!({ "op": "call", "id": call.id, "name": name, "args": args })
+    }
+
+    /// The op lines without layout: the header, declarations, dev, start,
+    /// requests, and the fault placed where it belongs.
+    fn lines(&self) -> Vec<Line> {
+        let line = |value: Value| Line {
+            text: serde_json::to_string(&value).unwrap_or_default(),
+            is_fault: false,
+        };
+        let mut head = vec![line(
+            json!({ "op": "session", "format": 1, "about": self.about }),
+        )];
+        let mut before: Vec<Line> = self
+            .decls
+            .iter()
+            .flat_map(Decl::expand)
+            .map(|d| line(d.op()))
+            .collect();
+        if let Some(dev) = &self.dev {
+            before.push(line(json!({ "op": "dev", "text": dev })));
+        }
+        let mut start = json!({ "op": "start", "mode": self.mode.as_str() });
+        if let Some(profile) = self.profile {
+            start["profile"] = json!(profile.as_str());
+        }
+        let start = line(start);
+        let names = Names::of(&self.decls);
+        let mut after: Vec<Line> = self
+            .requests
+            .iter()
+            .flat_map(|r| self.request_op(&names, r))
+            .map(line)
+            .collect();
+
+        let Some(FaultPlan { fault, at }) = self.fault else {
+            head.extend(before);
+            head.push(start);
+            head.extend(after);
+            return head;
+        };
+        let bad = |text: &str| Line {
+            text: text.to_string(),
+            is_fault: true,
+        };
+        match fault {
+            Fault::Empty => return Vec::new(),
+            Fault::NoHeader => {
+                // The first line is now a declaration or `start`: the fault.
+                before.push(start);
+                before.extend(after);
+                if let Some(first) = before.first_mut() {
+                    first.is_fault = true;
+                }
+                return before;
+            }
+            Fault::BadFormat => {
+                head[0] = bad(r#"{"op":"session","format":2,"about":"x"}"#);
+            }
+            Fault::QueryBeforeStart => {
+                before.insert(at % (before.len() + 1), bad(r#"{"op":"render"}"#));
+            }
+            Fault::SecondStart | Fault::DevAfterStart => {
+                let text = if fault == Fault::SecondStart {
+                    r#"{"op":"start","mode":"work"}"#
+                } else {
+                    r#"{"op":"dev","text":"late"}"#
+                };
+                after.insert(at % (after.len() + 1), bad(text));
+            }
+            _ => {
+                let text = match fault {
+                    Fault::BadJson => r#"{"op":"render","#,
+                    Fault::NotObject => r#"["op","render"]"#,
+                    Fault::NoOp => r#"{"name":"x"}"#,
+                    Fault::UnknownOp => r#"{"op":"frobnicate"}"#,
+                    Fault::MissingField => r#"{"op":"expand"}"#,
+                    Fault::MistypedField => r#"{"op":"describe","name":3}"#,
+                    Fault::UnknownField => r#"{"op":"pins","extra":1}"#,
+                    Fault::NullOptional => {
+                        r#"{"op":"tool","origin":"host","name":"n","description":"d","input_schema":{},"effect":null}"#
+                    }
+                    Fault::BadMode => r#"{"op":"switch_mode","mode":"Work"}"#,
+                    Fault::BadProfile => r#"{"op":"start","mode":"chat","profile":"boss"}"#,
+                    _ => r#"{"op":"session","format":1,"about":"again"}"#,
+                };
+                let total = before.len() + 1 + after.len();
+                let at = at % (total + 1);
+                if at <= before.len() {
+                    before.insert(at, bad(text));
+                } else {
+                    after.insert((at - before.len() - 1).min(after.len()), bad(text));
+                }
+            }
+        }
+        head.extend(before);
+        head.push(start);
+        head.extend(after);
+        head
+    }
+
+    /// The session as JSONL text, laid out, and the 1-based line of its
+    /// fault (if it has one).
+    pub fn render(&self) -> (String, Option<usize>) {
+        let lines = self.lines();
+        let end = if self.layout.crlf { "\r\n" } else { "\n" };
+        let blank_after = self
+            .layout
+            .blank_after
+            .filter(|_| !lines.is_empty())
+            .map(|k| k % lines.len());
+        let mut text = String::new();
+        let mut number = 0;
+        let mut fault_line = None;
+        for (i, line) in lines.iter().enumerate() {
+            number += 1;
+            if line.is_fault {
+                fault_line = Some(number);
+            }
+            text.push_str(&line.text);
+            if i + 1 < lines.len() || self.layout.final_newline {
+                text.push_str(end);
+            }
+            if blank_after == Some(i) && i + 1 < lines.len() {
+                number += 1;
+                text.push_str(" \t");
+                text.push_str(end);
+            }
+        }
+        if matches!(
+            self.fault,
+            Some(FaultPlan {
+                fault: Fault::Empty,
+                ..
+            })
+        ) {
+            return (format!(" {end}{end}"), Some(1));
+        }
+        (text, fault_line)
+    }
+
+    /// The session as JSONL text.
+    pub fn to_text(&self) -> String {
+        self.render().0
+    }
+
+    /// The line the fault is on, when the plan has one.
+    pub fn fault_line(&self) -> Option<usize> {
+        self.render().1
+    }
+
+    /// Every declaration op before `start`, in order.
+    pub fn declared(&self) -> Vec<Declared> {
+        self.decls.iter().flat_map(Decl::expand).collect()
+    }
+
+    /// The same plan without its `admitted: false` declarations (SPEC §13
+    /// I4), before and after `start`.
+    pub fn without_unadmitted(&self) -> SessionPlan {
+        let unadmitted = |d: &Decl| {
+            matches!(
+                d,
+                Decl::Tool {
+                    admitted: Some(false),
+                    ..
+                }
+            )
+        };
+        SessionPlan {
+            decls: self
+                .decls
+                .iter()
+                .filter(|d| !unadmitted(d))
+                .cloned()
+                .collect(),
+            requests: self
+                .requests
+                .iter()
+                .filter(|r| !matches!(r, Request::Admit(d) if unadmitted(d)))
+                .cloned()
+                .collect(),
+            ..self.clone()
+        }
+    }
+}

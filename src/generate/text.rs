@@ -1,0 +1,139 @@
+//! Adversarial text, raw names and origins.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::select;
+
+/// Pieces adversarial text is glued from.
+const PIECES: &[&str] = &[
+    "a", "read", "file", "issue", "search", " ", ". ", ".", "Search", "é", "中", "🦀", "e\u{301}",
+    "\u{0}", "\t", "\n", "\r", "\u{7f}", "\u{a0}", "\u{2028}", "-", "_", "\"", "\\", "…", "0",
+];
+
+/// Words for sentences and keyword queries: some match names, some do not.
+pub(super) const WORDS: &[&str] = &[
+    "read", "file", "search", "issue", "create", "github", "list", "the", "a", "of", "Résumé",
+    "中文", "delete", "plan", "send", "mail", "ping", "status", "Search", "x",
+];
+
+/// Text that trims to nothing (Unicode `White_Space`, as `str::trim` sees it).
+const BLANK: &[&str] = &["", " ", "\t\n", "\u{a0}\u{2028}", "\r\n", "\u{3000}"];
+
+/// Raw-name stems; the variants differ only in case or `-`/`_`.
+const STEMS: &[&str] = &[
+    "search",
+    "search_a",
+    "read",
+    "plan",
+    "create_issue",
+    "ping",
+    "x",
+];
+
+/// Names the catalog treats specially: the resident core and the doors;
+/// `edit` and `exec` twice, as the only ones the mode gate refuses.
+const SPECIAL_NAMES: &[&str] = &[
+    "read", "search", "status", "edit", "exec", "edit", "exec", "describe", "call",
+];
+
+/// Names that never match `^[A-Za-z0-9_-]{1,64}$`.
+const INVALID_NAMES: &[&str] = &["", "a.b", "é", "a b", "a\u{0}", "tool/x", "名前"];
+
+/// Adversarial text: glued pieces, sentences, blank text, text at the hint
+/// boundaries, and text hundreds of bytes long.
+pub fn text() -> BoxedStrategy<String> {
+    prop_oneof![
+        4 => vec(select(PIECES), 0..10).prop_map(|pieces| pieces.concat()),
+        3 => sentence(),
+        1 => select(BLANK).prop_map(str::to_string),
+        2 => boundary_text(),
+        1 => long_text(),
+    ]
+    .boxed()
+}
+
+/// Words joined by spaces, sometimes followed by a second sentence.
+pub(super) fn sentence() -> impl Strategy<Value = String> {
+    (
+        vec(select(WORDS), 1..8),
+        select(&["", ".", ". More to say.", ".\nSecond line."][..]),
+    )
+        .prop_map(|(words, end)| format!("{}{end}", words.join(" ")))
+}
+
+/// Text whose first sentence is 74–82 ASCII bytes and then perhaps a
+/// multibyte or combining character that straddles byte 77, so the hint is
+/// kept whole (≤ 80) or cut on a char boundary (SPEC §4).
+pub fn boundary_text() -> BoxedStrategy<String> {
+    (
+        74usize..=82,
+        select(&["", "é", "中", "🦀", "e\u{301}", " ", "\u{0}"][..]),
+        select(&["", "x", " tail words", ". Next sentence.", "\nline two"][..]),
+    )
+        .prop_map(|(n, mid, tail)| format!("{}{mid}{tail}", "a".repeat(n)))
+        .boxed()
+}
+
+/// Hundreds of bytes of words.
+pub fn long_text() -> BoxedStrategy<String> {
+    vec(select(WORDS), 40..120)
+        .prop_map(|words| words.join(" "))
+        .boxed()
+}
+
+/// Applies a case/separator variant to a stem: `search_a`, `Search_a`,
+/// `SEARCH_A`, `search-a`, ...
+pub(super) fn variant(stem: &str, case: u8, dash: bool) -> String {
+    let cased = match case {
+        1 => {
+            let mut chars = stem.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_uppercase().chain(chars).collect()
+            })
+        }
+        2 => stem.to_ascii_uppercase(),
+        _ => stem.to_string(),
+    };
+    if dash { cased.replace('_', "-") } else { cased }
+}
+
+/// A raw name: stems and their case/separator variants (to provoke
+/// `admit.collision`), the resident names and the doors, names whose minted
+/// form is 64 or 65 bytes, invalid names, and arbitrary text.
+pub fn raw_name() -> BoxedStrategy<String> {
+    prop_oneof![
+        10 => (select(STEMS), 0u8..3, any::<bool>())
+            .prop_map(|(stem, case, dash)| variant(stem, case, dash)),
+        3 => select(SPECIAL_NAMES).prop_map(str::to_string),
+        // `github__` is 8 bytes: 56/57 mint to 64/65 bytes.
+        1 => (select(&[1usize, 55, 56, 57, 63, 64, 65][..]), select(&["n", "N", "_", "-"][..]))
+            .prop_map(|(n, c)| c.repeat(n)),
+        1 => select(INVALID_NAMES).prop_map(str::to_string),
+        1 => text(),
+    ]
+    .boxed()
+}
+
+/// An origin: mostly `host` and valid server ids, sometimes invalid ones
+/// (`a_b`, `UP`, 33 characters, ...) or exactly 32 characters.
+pub fn origin() -> BoxedStrategy<String> {
+    prop_oneof![
+        6 => Just("host".to_string()),
+        4 => select(&["github", "alpha", "beta", "a-b", "x9", "a"][..]).prop_map(str::to_string),
+        1 => select(&["a_b", "UP", "", "-a", "a-", "é", "a b"][..]).prop_map(str::to_string),
+        1 => select(&[32usize, 33][..]).prop_map(|n| "o".repeat(n)),
+    ]
+    .boxed()
+}
+
+/// A description or disclosure: mostly sentences, often at the hint
+/// boundaries or long, sometimes any adversarial text.
+pub fn description() -> BoxedStrategy<String> {
+    prop_oneof![
+        6 => sentence(),
+        2 => boundary_text(),
+        1 => long_text(),
+        2 => text(),
+    ]
+    .boxed()
+}
