@@ -1,4 +1,4 @@
-//! Generators of adversarial inputs: proptest [`Strategy`]s shared by the
+//! Generators of adversarial inputs: proptest [`Strategy`](proptest::strategy::Strategy)s shared by the
 //! property tests (`tests/properties.rs`) and `disclose fuzz`.
 //!
 //! Every strategy draws only from the runner's RNG, so a seed fixes the
