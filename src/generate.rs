@@ -1,5 +1,6 @@
-//! Generators of adversarial inputs: proptest [`Strategy`](proptest::strategy::Strategy)s shared by the
-//! property tests (`tests/properties.rs`) and `disclose fuzz`.
+//! Generators of adversarial inputs: proptest
+//! [`Strategy`](proptest::strategy::Strategy)s shared by the property tests
+//! (`tests/properties.rs`) and `disclose fuzz`.
 //!
 //! Every strategy draws only from the runner's RNG, so a seed fixes the
 //! value; and every one is built from proptest combinators, so a failing
