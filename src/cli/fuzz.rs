@@ -165,7 +165,7 @@ fn progress_bar(cases: u64, timed: bool) -> Option<indicatif::ProgressBar> {
 /// rules it is meant to test.
 fn summary(tally: &Tally) -> String {
     let mut out = format!(
-        "checked {} sessions: {} malformed (each refused on its fault's line), {} ops, {} admissions, {} routed calls, {} indexes ending in \"+N more\", {} validator-accepted args that fit also accepted, {} re-admitted in another order\n",
+        "checked {} sessions: {} malformed (each refused on its fault's line), {} ops, {} admissions, {} routed calls, {} indexes ending in \"+N more\", {} args a full validator accepted (and so did fit), {} catalogs re-admitted in another order\n",
         tally.cases,
         tally.malformed,
         tally.ops,
