@@ -7,7 +7,7 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -198,12 +198,18 @@ impl Catalog {
             generation: 0,
             dev_line: None,
         };
-        for decl in [crate::describe_decl(), crate::call_decl()] {
-            let tool = AdmittedTool::new(&decl, decl.name.clone(), canonical(&decl.input_schema));
+        // The doors are the same in every catalog: built once per process.
+        static DOORS: OnceLock<[AdmittedTool; 2]> = OnceLock::new();
+        let doors = DOORS.get_or_init(|| {
+            [crate::describe_decl(), crate::call_decl()].map(|decl| {
+                AdmittedTool::new(&decl, decl.name.clone(), canonical(&decl.input_schema))
+            })
+        });
+        for tool in doors {
             catalog
                 .keys
                 .insert(normalization_key(&tool.name), tool.name.clone());
-            catalog.tools.insert(tool.name.clone(), tool);
+            catalog.tools.insert(tool.name.clone(), tool.clone());
         }
         catalog
     }
