@@ -530,7 +530,7 @@ impl Tool {
             origin: self.origin.clone(),
             name: self.name.clone(),
             description: self.description.clone(),
-            input_schema: self.schema.clone(),
+            input_schema: self.schema.clone().into(),
             effect: self.effect.map(str::to_string),
             approval: self.approval.map(str::to_string),
         }
@@ -895,7 +895,7 @@ pub fn decls(n: usize, seed: u64) -> Vec<ToolDecl> {
                 decl.origin = format!("{}-{round}", server.origin);
                 // A distinct schema per tool, as at real scale (many servers,
                 // many versions): no per-schema memo may hide the cost.
-                if let Some(schema) = decl.input_schema.as_object_mut() {
+                if let Some(schema) = std::sync::Arc::make_mut(&mut decl.input_schema).as_object_mut() {
                     schema.insert(
                         "title".to_string(),
                         Value::from(format!("{} {}", decl.origin, decl.name)),
@@ -907,6 +907,31 @@ pub fn decls(n: usize, seed: u64) -> Vec<ToolDecl> {
         round += 1;
     }
     out
+}
+
+/// The same declarations with `salt` in every schema (`$comment`), so each
+/// measured iteration admits schemas the process has never seen: a memo of
+/// schema verdicts cannot turn a scale bench into a lookup bench.
+pub fn salted_decls(decls: &[ToolDecl], salt: u64) -> Vec<ToolDecl> {
+    decls
+        .iter()
+        .map(|decl| {
+            let mut decl = decl.clone();
+            if let Some(schema) = std::sync::Arc::make_mut(&mut decl.input_schema).as_object_mut() {
+                schema.insert("$comment".to_string(), Value::from(format!("salt {salt}")));
+            }
+            decl
+        })
+        .collect()
+}
+
+/// A session's bytes with `salt` in every tool's schema (see
+/// [`salted_decls`]).
+pub fn salted_session(text: &str, salt: u64) -> String {
+    text.replace(
+        "\"input_schema\":{",
+        &format!("\"input_schema\":{{\"$comment\":\"salt {salt}\","),
+    )
 }
 
 /// Realistic keyword queries for `describe`.
