@@ -7,7 +7,7 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -27,7 +27,7 @@ pub struct AdmittedTool {
     origin: String,
     raw_name: String,
     description: String,
-    input_schema: Value,
+    input_schema: Arc<Value>,
     schema_text: String,
     effect: Effect,
     approval: Approval,
@@ -60,7 +60,7 @@ impl AdmittedTool {
             origin: decl.origin.clone(),
             raw_name: decl.name.clone(),
             description: decl.description.clone(),
-            input_schema: decl.input_schema.clone(),
+            input_schema: Arc::clone(&decl.input_schema),
             effect,
             approval,
         }
@@ -111,7 +111,7 @@ impl AdmittedTool {
         ToolDef {
             name: self.name.clone(),
             description: self.description.trim().to_string(),
-            input_schema: self.input_schema.clone(),
+            input_schema: Arc::clone(&self.input_schema),
         }
     }
 }
@@ -435,7 +435,7 @@ mod tests {
             origin: "alpha".into(),
             name: name.into(),
             description: "Does a thing.".into(),
-            input_schema: json!({"type": "object"}),
+            input_schema: json!({"type": "object"}).into(),
             effect: None,
             approval: None,
         }
@@ -469,7 +469,7 @@ mod tests {
     fn digest_is_blake3_of_the_canonical_descriptor_array() {
         let mut catalog = Catalog::new();
         let decl = ToolDecl {
-            input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}).into(),
             effect: Some("read".into()),
             ..tool("find")
         };
@@ -483,7 +483,7 @@ mod tests {
             "disclose.tool/1",
             "alpha",
             "find",
-            decl.input_schema,
+            *decl.input_schema,
             "read"
         ]));
         assert_eq!(via_canonical, pinned);

@@ -5,6 +5,7 @@
 //! [`crate::Catalog`] turns a declaration into an admitted capability.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -93,8 +94,9 @@ pub struct ToolDecl {
     pub name: String,
     /// The full guide text; its first sentence is the hint.
     pub description: String,
-    /// A JSON Schema (draft 2020-12) for the arguments.
-    pub input_schema: Value,
+    /// A JSON Schema (draft 2020-12) for the arguments. Shared, not copied:
+    /// the admitted tool and every tool list hold the same schema.
+    pub input_schema: Arc<Value>,
     /// The declared effect word, if any.
     pub effect: Option<String>,
     /// The declared approval word, if any.

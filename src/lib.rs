@@ -16,7 +16,7 @@
 //!     origin: "github".into(),
 //!     name: "create_issue".into(),
 //!     description: "Open an issue. Needs a title.".into(),
-//!     input_schema: json!({"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}),
+//!     input_schema: json!({"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}).into(),
 //!     effect: Some("reversible".into()),
 //!     approval: None,
 //! };
@@ -112,7 +112,7 @@ fn door(name: &str, description: &str, schema: &str) -> ToolDecl {
         origin: naming::HOST_ORIGIN.to_string(),
         name: name.to_string(),
         description: description.to_string(),
-        input_schema: serde_json::from_str(schema).unwrap_or_default(),
+        input_schema: std::sync::Arc::new(serde_json::from_str(schema).unwrap_or_default()),
         effect: Some("read".to_string()),
         approval: Some("never".to_string()),
     }

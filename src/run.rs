@@ -7,7 +7,7 @@
 //! only what its profile offers, everywhere.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -29,7 +29,7 @@ pub struct ToolDef {
     /// The description, trimmed.
     pub description: String,
     /// The input schema.
-    pub input_schema: Value,
+    pub input_schema: Arc<Value>,
 }
 
 impl ToolDef {

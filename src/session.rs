@@ -8,7 +8,7 @@
 //! what the harness accepts. This module reads bytes, not files.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -467,7 +467,7 @@ impl<'a> LineReader<'a> {
                         name: self.string(op, "name")?,
                         description: self.string(op, "description")?,
                         // Moved in after the schema check, not copied.
-                        input_schema: Value::Null,
+                        input_schema: Arc::new(Value::Null),
                         effect: self.optional_string(op, "effect")?,
                         approval: self.optional_string(op, "approval")?,
                     },
@@ -555,7 +555,7 @@ impl<'a> LineReader<'a> {
         // line instead of copied.
         match &mut kind {
             OpKind::Tool { decl, .. } => {
-                decl.input_schema = map.remove("input_schema").unwrap_or_default()
+                decl.input_schema = Arc::new(map.remove("input_schema").unwrap_or_default());
             }
             OpKind::Call(call) => call.args = map.remove("args").unwrap_or_default(),
             _ => {}

@@ -375,7 +375,7 @@ proptest! {
         let tools: Vec<(String, Value)> = admitted
             .tools()
             .iter()
-            .map(|(n, d)| (n.to_string(), d.input_schema.clone()))
+            .map(|(n, d)| (n.to_string(), (*d.input_schema).clone()))
             .collect();
         let run = admitted.start(mode, profile);
         let (target, schema) = match tools.get(pick % (tools.len() + 1)) {

@@ -895,7 +895,9 @@ pub fn decls(n: usize, seed: u64) -> Vec<ToolDecl> {
                 decl.origin = format!("{}-{round}", server.origin);
                 // A distinct schema per tool, as at real scale (many servers,
                 // many versions): no per-schema memo may hide the cost.
-                if let Some(schema) = std::sync::Arc::make_mut(&mut decl.input_schema).as_object_mut() {
+                if let Some(schema) =
+                    std::sync::Arc::make_mut(&mut decl.input_schema).as_object_mut()
+                {
                     schema.insert(
                         "title".to_string(),
                         Value::from(format!("{} {}", decl.origin, decl.name)),

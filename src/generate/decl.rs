@@ -50,7 +50,7 @@ pub fn tool_decl() -> BoxedStrategy<ToolDecl> {
                 origin,
                 name,
                 description,
-                input_schema,
+                input_schema: input_schema.into(),
                 effect,
                 approval,
             },
@@ -205,7 +205,7 @@ impl Decl {
                         origin: origin.clone(),
                         name: format!("{stem}{i}"),
                         description: description.clone(),
-                        input_schema: schema.clone(),
+                        input_schema: schema.clone().into(),
                         effect: Some("read".to_string()),
                         approval: Some("never".to_string()),
                     },
@@ -282,7 +282,7 @@ impl Declared {
                 op.insert("origin".into(), json!(decl.origin));
                 op.insert("name".into(), json!(decl.name));
                 op.insert("description".into(), json!(decl.description));
-                op.insert("input_schema".into(), decl.input_schema.clone());
+                op.insert("input_schema".into(), (*decl.input_schema).clone());
                 if let Some(effect) = &decl.effect {
                     op.insert("effect".into(), json!(effect));
                 }

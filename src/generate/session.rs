@@ -213,9 +213,9 @@ impl<'a> Names<'a> {
                         && name != crate::CALL
                         && !decl.description.trim().is_empty();
                     if looks_admissible {
-                        plausible.push((name.clone(), &decl.input_schema));
+                        plausible.push((name.clone(), decl.input_schema.as_ref()));
                     }
-                    all.push((name, &decl.input_schema));
+                    all.push((name, decl.input_schema.as_ref()));
                 }
                 Decl::Bulk {
                     origin,

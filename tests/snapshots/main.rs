@@ -46,7 +46,7 @@ pub fn tool(origin: &str, name: &str, description: &str) -> Decl {
         origin: origin.to_string(),
         name: name.to_string(),
         description: description.to_string(),
-        input_schema: json!({"type": "object"}),
+        input_schema: json!({"type": "object"}).into(),
         effect: Some("read".to_string()),
         approval: Some("never".to_string()),
     })
@@ -99,7 +99,7 @@ impl Decl {
     /// The input schema.
     pub fn schema(mut self, schema: Value) -> Decl {
         if let Decl::Tool(t) = &mut self {
-            t.input_schema = schema;
+            t.input_schema = schema.into();
         }
         self
     }
