@@ -100,7 +100,8 @@ impl Run {
         let mut best: Vec<(usize, &str)> = Vec::with_capacity(NEAREST_NAMES + 1);
         for tool in self.offered_tools().filter(|t| t.name() != CALL) {
             let candidate = tool.name();
-            let floor = asked.len().abs_diff(candidate.chars().count());
+            // Minted names are ASCII (SPEC §2 check 3): bytes are chars.
+            let floor = asked.len().abs_diff(candidate.len());
             if best.len() == NEAREST_NAMES && best.last().is_some_and(|(d, _)| floor > *d) {
                 continue;
             }
@@ -126,14 +127,27 @@ struct Rows {
 
 impl Rows {
     fn levenshtein(&mut self, a: &[char], b: &str) -> usize {
-        let b_len = b.chars().count();
+        // Minted names are ASCII, so a candidate's chars are its bytes.
+        if b.is_ascii() {
+            self.distance(a, b.bytes().map(char::from), b.len())
+        } else {
+            self.distance(a, b.chars(), b.chars().count())
+        }
+    }
+
+    fn distance(
+        &mut self,
+        a: &[char],
+        b: impl Iterator<Item = char> + Clone,
+        b_len: usize,
+    ) -> usize {
         self.prev.clear();
         self.prev.extend(0..=b_len);
         self.cur.clear();
         self.cur.resize(b_len + 1, 0);
         for (i, ca) in a.iter().enumerate() {
             self.cur[0] = i + 1;
-            for (j, cb) in b.chars().enumerate() {
+            for (j, cb) in b.clone().enumerate() {
                 let substitute = self.prev[j] + usize::from(*ca != cb);
                 self.cur[j + 1] = substitute.min(self.prev[j + 1] + 1).min(self.cur[j] + 1);
             }

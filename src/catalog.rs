@@ -108,11 +108,12 @@ impl AdmittedTool {
     }
     /// The tool's definition as a request's tool list would carry it.
     pub fn tool_def(&self) -> ToolDef {
-        ToolDef {
-            name: self.name.clone(),
-            description: self.description.trim().to_string(),
-            input_schema: Arc::clone(&self.input_schema),
-        }
+        ToolDef::new(
+            &self.name,
+            &self.description,
+            &self.input_schema,
+            &self.schema_text,
+        )
     }
 }
 

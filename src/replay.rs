@@ -165,7 +165,7 @@ fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
         (State::Started(run), OpKind::Render) => done(run.render()),
         (State::Started(run), OpKind::ToolDefs) => {
             done(run.tool_defs().iter().fold(String::new(), |mut out, def| {
-                out.push_str(&def.canonical());
+                out.push_str(def.canonical());
                 out.push('\n');
                 out
             }))

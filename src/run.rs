@@ -30,19 +30,40 @@ pub struct ToolDef {
     pub description: String,
     /// The input schema.
     pub input_schema: Arc<Value>,
+    /// The canonical line, written once from the admitted schema's text.
+    line: String,
 }
 
 impl ToolDef {
+    /// The definition of a tool whose input schema's canonical text is
+    /// `schema_text`.
+    pub(crate) fn new(
+        name: &str,
+        description: &str,
+        input_schema: &Arc<Value>,
+        schema_text: &str,
+    ) -> ToolDef {
+        let description = description.trim();
+        let mut line =
+            String::with_capacity(schema_text.len() + description.len() + name.len() + 40);
+        line.push_str("{\"description\":");
+        write_string(&mut line, description);
+        line.push_str(",\"input_schema\":");
+        line.push_str(schema_text);
+        line.push_str(",\"name\":");
+        write_string(&mut line, name);
+        line.push('}');
+        ToolDef {
+            name: name.to_string(),
+            description: description.to_string(),
+            input_schema: Arc::clone(input_schema),
+            line,
+        }
+    }
+
     /// `{"description":…,"input_schema":…,"name":…}` in canonical JSON.
-    pub fn canonical(&self) -> String {
-        let mut out = String::from("{\"description\":");
-        write_string(&mut out, &self.description);
-        out.push_str(",\"input_schema\":");
-        crate::canonical::write_value(&mut out, &self.input_schema);
-        out.push_str(",\"name\":");
-        write_string(&mut out, &self.name);
-        out.push('}');
-        out
+    pub fn canonical(&self) -> &str {
+        &self.line
     }
 }
 

@@ -212,7 +212,7 @@ fn output(run: &mut Run, op: &Op) -> (String, String) {
             "tool_defs".into(),
             run.tool_defs()
                 .iter()
-                .map(|d| d.canonical() + "\n")
+                .map(|d| format!("{}\n", d.canonical()))
                 .collect(),
         ),
         Op::Describe(q) => (format!("describe {}", quoted(q)), answer(run.describe(q))),
