@@ -37,15 +37,15 @@ fn replay_session(bytes: &[u8]) -> usize {
     }
 }
 
-/// Each iteration gets sessions whose schemas carry a fresh salt, so no
-/// process-wide memo (the library keeps one for meta-schema verdicts) serves
-/// a repeat: the replay side pays for a session it has never seen.
+/// Each iteration gets sessions whose schemas carry a fresh salt, one per
+/// session, so no process-wide memo (the library keeps one for meta-schema
+/// verdicts) serves a repeat, within an iteration or across them: the
+/// replay side pays for sessions it has never seen.
 fn salted(sessions: &[String]) -> Vec<Vec<u8>> {
     static SALT: AtomicU64 = AtomicU64::new(0);
-    let salt = SALT.fetch_add(1, Ordering::Relaxed);
     sessions
         .iter()
-        .map(|s| realistic::salted_session(s, salt).into_bytes())
+        .map(|s| realistic::salted_session(s, SALT.fetch_add(1, Ordering::Relaxed)).into_bytes())
         .collect()
 }
 
