@@ -156,11 +156,10 @@ impl FitPlan {
                 declared.next();
             }
             match declared.peek() {
-                Some((name, types)) if name == key => {
-                    if types.is_some_and(|t| t & value_bit(value) == 0) {
-                        return false;
-                    }
+                Some((name, Some(types))) if name == key && types & value_bit(value) == 0 => {
+                    return false;
                 }
+                Some((name, _)) if name == key => {}
                 _ if self.closed => return false,
                 _ => {}
             }
