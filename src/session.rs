@@ -7,6 +7,7 @@
 //! through the `jsonschema` crate, so the shipped schema can never drift from
 //! what the harness accepts. This module reads bytes, not files.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -248,13 +249,32 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     }
 }
 
-/// The compiled session schema; compiled once per process.
-fn schema() -> Option<&'static jsonschema::Validator> {
-    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    VALIDATOR
+/// The shipped session schema, compiled once per process: whole, for error
+/// paths, and once per op (`{"$ref": "#/$defs/<op>"}` beside the same
+/// `$defs`), so a line is checked against its own op's definition only.
+struct Schemas {
+    whole: jsonschema::Validator,
+    by_op: BTreeMap<&'static str, jsonschema::Validator>,
+}
+
+fn schemas() -> Option<&'static Schemas> {
+    static SCHEMAS: OnceLock<Option<Schemas>> = OnceLock::new();
+    SCHEMAS
         .get_or_init(|| {
-            let schema: Value = serde_json::from_str(SESSION_SCHEMA).ok()?;
-            jsonschema::draft202012::new(&schema).ok()
+            let root: Value = serde_json::from_str(SESSION_SCHEMA).ok()?;
+            let whole = jsonschema::draft202012::new(&root).ok()?;
+            let by_op = OP_NAMES
+                .iter()
+                .filter_map(|op| {
+                    let one = serde_json::json!({
+                        "$schema": root.get("$schema")?,
+                        "$defs": root.get("$defs")?,
+                        "$ref": format!("#/$defs/{op}"),
+                    });
+                    Some((*op, jsonschema::draft202012::new(&one).ok()?))
+                })
+                .collect();
+            Some(Schemas { whole, by_op })
         })
         .as_ref()
 }
@@ -351,29 +371,30 @@ impl<'a> LineReader<'a> {
 
     /// The shipped schema must accept every line the typed reader accepted.
     /// Consumes the reader: the line is checked last, without a copy.
-    fn check_schema(self) -> Result<Map<String, Value>, SessionError> {
+    fn check_schema(self, op: &str) -> Result<Map<String, Value>, SessionError> {
         let LineReader { raw, line, map } = self;
         let reader = LineReader {
             raw,
             line,
             map: Map::new(),
         };
-        let Some(validator) = schema() else {
+        let Some(schemas) = schemas() else {
             return Err(
                 reader.error_at_start("corpora/session.schema.json does not compile".to_string())
             );
         };
         let value = Value::Object(map);
+        let validator = schemas.by_op.get(op).unwrap_or(&schemas.whole);
         if validator.is_valid(&value) {
             let Value::Object(map) = value else {
                 return Ok(Map::new());
             };
             return Ok(map);
         }
-        let Some(error) = validator.iter_errors(&value).next() else {
-            return Err(reader.error_at_start(
-                "the line does not match corpora/session.schema.json".to_string(),
-            ));
+        let Some(error) = schemas.whole.iter_errors(&value).next() else {
+            return Err(reader.error_at_start(format!(
+                "the line does not match corpora/session.schema.json at \"/$defs/{op}\""
+            )));
         };
         let at = error.instance_path().to_string();
         let key = at
@@ -437,7 +458,7 @@ impl<'a> LineReader<'a> {
             ));
         }
         let about = self.string("session", "about")?;
-        self.check_schema()?;
+        self.check_schema("session")?;
         Ok(about)
     }
 
@@ -550,7 +571,7 @@ impl<'a> LineReader<'a> {
             }
         };
         let mut kind = kind;
-        let mut map = self.check_schema()?;
+        let mut map = self.check_schema(op)?;
         // The two fields that can be large are moved out of the checked
         // line instead of copied.
         match &mut kind {
@@ -619,6 +640,18 @@ mod tests {
     }
 
     const HEAD: &str = "{\"op\":\"session\",\"format\":1,\"about\":\"t\"}\n";
+
+    #[test]
+    fn every_op_has_its_own_compiled_definition() {
+        let schemas = schemas().expect("the shipped schema compiles");
+        assert_eq!(schemas.by_op.len(), OP_NAMES.len());
+        let line = serde_json::json!({"op": "describe", "name": "x", "extra": 1});
+        assert!(!schemas.by_op["describe"].is_valid(&line));
+        assert!(!schemas.whole.is_valid(&line));
+        assert!(
+            schemas.by_op["describe"].is_valid(&serde_json::json!({"op": "describe", "name": "x"}))
+        );
+    }
 
     #[test]
     fn well_formed_session_parses() {
