@@ -6,7 +6,6 @@ use serde_json::Value;
 
 use crate::CALL;
 use crate::NEAREST_NAMES;
-use crate::fit::fit;
 use crate::mode::mode_admits;
 use crate::refusal::{Refusal, ShapeReason};
 use crate::run::Run;
@@ -48,7 +47,7 @@ impl Run {
         {
             return Err(profile.refusal(target, tool.approval()));
         }
-        if let Err(violations) = fit(tool.input_schema(), args) {
+        if let Err(violations) = tool.fit_plan().check(tool.input_schema(), args) {
             return Err(Refusal::Misfit {
                 name: target.to_string(),
                 violations,

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::canonical::{canonical, write_string};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use crate::fit::FitPlan;
 use crate::hint::hint;
 use crate::mode::{Mode, Profile};
 use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
@@ -29,6 +30,7 @@ pub struct AdmittedTool {
     description: String,
     input_schema: Arc<Value>,
     schema_text: String,
+    fit_plan: FitPlan,
     effect: Effect,
     approval: Approval,
     digest: String,
@@ -55,6 +57,7 @@ impl AdmittedTool {
         AdmittedTool {
             hint: hint(&decl.description),
             digest: blake3::hash(pinned.as_bytes()).to_hex().to_string(),
+            fit_plan: FitPlan::new(&decl.input_schema),
             schema_text,
             name,
             origin: decl.origin.clone(),
@@ -89,6 +92,10 @@ impl AdmittedTool {
     /// The canonical input schema.
     pub fn schema_text(&self) -> &str {
         &self.schema_text
+    }
+    /// The args check compiled from the input schema.
+    pub fn fit_plan(&self) -> &FitPlan {
+        &self.fit_plan
     }
     /// The effective effect, after failing closed.
     pub fn effect(&self) -> Effect {

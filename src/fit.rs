@@ -157,6 +157,118 @@ pub fn fit(schema: &Value, args: &Value) -> Result<(), Vec<Violation>> {
     }
 }
 
+/// `fit` compiled once per tool, as a JSON Schema validator is compiled:
+/// the required keys, the declared properties in byte order with their type
+/// sets, and whether unexpected keys are refused. Accepting args that fit
+/// costs a lookup per key and no allocation; only a misfit goes through
+/// [`fit`] to collect the violations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FitPlan {
+    required: Vec<String>,
+    /// Each declared property and its type set (`None`: no `type`).
+    properties: Vec<(String, Option<u8>)>,
+    closed: bool,
+}
+
+/// A type name as a bit; `number` also takes integers.
+fn type_bits(name: &str) -> u8 {
+    match name {
+        "null" => 1,
+        "boolean" => 2,
+        "integer" => 4,
+        "number" => 8 | 4,
+        "string" => 16,
+        "array" => 32,
+        "object" => 64,
+        _ => 0,
+    }
+}
+
+/// A value's type as a bit: an integral number is only `integer`, any other
+/// number only `number`.
+fn value_bits(value: &Value) -> u8 {
+    match type_name(value) {
+        "number" => 8,
+        name => type_bits(name),
+    }
+}
+
+impl FitPlan {
+    /// Compiles the top level of `schema`.
+    pub fn new(schema: &Value) -> FitPlan {
+        let empty = Map::new();
+        let schema = schema.as_object().unwrap_or(&empty);
+        let required = match schema.get("required") {
+            Some(Value::Array(keys)) => keys
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let properties = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let mut properties: Vec<(String, Option<u8>)> = properties
+            .iter()
+            .map(|(key, property)| {
+                let types = match property.get("type") {
+                    Some(Value::String(t)) => Some(type_bits(t)),
+                    Some(Value::Array(ts)) if ts.iter().any(Value::is_string) => Some(
+                        ts.iter()
+                            .filter_map(Value::as_str)
+                            .fold(0, |bits, t| bits | type_bits(t)),
+                    ),
+                    _ => None,
+                };
+                (key.clone(), types)
+            })
+            .collect();
+        properties.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let patterns = schema
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+        FitPlan {
+            required,
+            properties,
+            closed: schema.get("additionalProperties") == Some(&Value::Bool(false)) && !patterns,
+        }
+    }
+
+    /// Whether `args` fit: exactly when [`fit`] of the same schema is `Ok`.
+    pub fn fits(&self, args: &Value) -> bool {
+        let Value::Object(args) = args else {
+            return false;
+        };
+        if !self.required.iter().all(|key| args.contains_key(key)) {
+            return false;
+        }
+        args.iter().all(|(key, value)| {
+            match self
+                .properties
+                .binary_search_by(|p| p.0.as_bytes().cmp(key.as_bytes()))
+            {
+                Ok(at) => match self.properties[at].1 {
+                    Some(types) => types & value_bits(value) != 0,
+                    None => true,
+                },
+                Err(_) => !self.closed,
+            }
+        })
+    }
+
+    /// [`fit`], answered by the plan when the args fit.
+    pub fn check(&self, schema: &Value, args: &Value) -> Result<(), Vec<Violation>> {
+        if self.fits(args) {
+            Ok(())
+        } else {
+            fit(schema, args)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +322,36 @@ mod tests {
         );
         let no_patterns = json!({"properties": {"a": {}}, "patternProperties": {}, "additionalProperties": false});
         assert_eq!(lines(no_patterns, json!({"zz": 2})), ["unexpected \"zz\""]);
+    }
+
+    #[test]
+    fn the_plan_accepts_exactly_what_fit_accepts() {
+        let schemas = [
+            json!({}),
+            json!({"required": ["a"], "properties": {"a": {"type": "integer"}, "b": {"type": ["string", "null"]}, "c": {}}}),
+            json!({"properties": {"a": {"type": "number"}, "z": {"type": "Nope"}}, "additionalProperties": false}),
+            json!({"properties": {"a": {}}, "patternProperties": {"^x": {}}, "additionalProperties": false}),
+            json!({"properties": {"t": {"type": []}}, "additionalProperties": {"type": "string"}}),
+        ];
+        let args = [
+            json!({}),
+            json!({"a": 1}),
+            json!({"a": 1.0, "b": null}),
+            json!({"a": 1.5}),
+            json!({"a": "x", "c": [1]}),
+            json!({"x1": true}),
+            json!({"z": 1}),
+            json!({"t": 3, "q": 1}),
+            json!([1]),
+            json!(null),
+        ];
+        for schema in &schemas {
+            let plan = FitPlan::new(schema);
+            for arg in &args {
+                assert_eq!(plan.fits(arg), fit(schema, arg).is_ok(), "{schema} {arg}");
+                assert_eq!(plan.check(schema, arg), fit(schema, arg), "{schema} {arg}");
+            }
+        }
     }
 
     #[test]

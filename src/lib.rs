@@ -65,7 +65,7 @@ pub use call::ToolCall;
 pub use catalog::{AdmittedTool, Catalog, Door, Skill};
 pub use declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 pub use dormant::{Entry, Packed, Shown, pack};
-pub use fit::{Violation, fit};
+pub use fit::{FitPlan, Violation, fit};
 pub use mode::{Mode, Profile, core_tools, in_some_core, mode_admits};
 pub use refusal::{Class, Refusal, VocabEntry, vocabulary, vocabulary_text};
 pub use run::{Run, SkillPin, ToolDef};
