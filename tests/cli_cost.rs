@@ -2,25 +2,13 @@
 //! built here from literal strings of SPEC §1, §4 and §11, never from the
 //! library.
 
+mod common;
+
+use common::{disclose, stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
-
-fn disclose(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_disclose"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
 
 /// SPEC §1: the two doors' canonical definitions, one line each.
 const DOORS: &str = concat!(

@@ -1,25 +1,13 @@
 //! `disclose diff` through the public CLI, on transcript trees framed here
 //! by hand (SPEC §12), so every expected line is written out literally.
 
+mod common;
+
+use common::{disclose, stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
-
-fn disclose(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_disclose"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
 
 /// SPEC §12 framing, written independently of the library.
 fn transcript(blocks: &[(usize, &str, &str)]) -> String {

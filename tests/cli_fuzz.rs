@@ -2,20 +2,10 @@
 //! line, determinism, a mutant caught and saved as a corpus session, and
 //! usage errors.
 
+mod common;
+
+use common::{disclose, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn disclose(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_disclose"))
-        .args(args)
-        .env_remove("CI")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8")
-}
 
 /// Whether `line` is `N cases in X.XXs (Y cases/s)` for this `n`.
 fn is_throughput(line: &str, n: u64) -> bool {

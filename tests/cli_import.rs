@@ -1,6 +1,9 @@
 //! `disclose import` through the public CLI: MCP, OpenAI and Anthropic tool
 //! lists in, session lines out; every bad input is exit 2 with a message.
 
+mod common;
+
+use common::{disclose, stderr, stdout};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -13,21 +16,6 @@ fn fixture(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn disclose(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_disclose"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
 }
 
 fn lines(output: &Output) -> Vec<Value> {

@@ -1,0 +1,25 @@
+//! What every end-to-end test of the binary needs: run `disclose` with
+//! arguments and read its output. Each `tests/cli_*.rs` uses part of it.
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+
+/// Runs the built `disclose` with `args`, outside CI (so `CI` set around
+/// `cargo test` changes nothing a test asserts).
+pub fn disclose(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_disclose"))
+        .args(args)
+        .env_remove("CI")
+        .output()
+        .expect("the binary runs")
+}
+
+/// Its standard output, as UTF-8.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// Its standard error, as UTF-8.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
