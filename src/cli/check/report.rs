@@ -233,6 +233,14 @@ pub struct Report {
 }
 
 impl Report {
+    /// The cases that did not pass, in report order.
+    fn failing(&self) -> Vec<&Case> {
+        self.cases
+            .iter()
+            .filter(|c| c.status() != Status::Pass)
+            .collect()
+    }
+
     /// The counts.
     pub fn totals(&self) -> Totals {
         Totals::of(&self.cases)
@@ -257,11 +265,7 @@ impl Report {
         for path in &self.deleted {
             let _ = writeln!(out, "deleted orphan {path}");
         }
-        let failing: Vec<&Case> = self
-            .cases
-            .iter()
-            .filter(|c| c.status() != Status::Pass)
-            .collect();
+        let failing = self.failing();
         if !failing.is_empty() {
             out.push_str("\nfailures:\n");
         }
@@ -421,11 +425,7 @@ impl Report {
             "| {} | {} | {} |\n",
             totals.passed, totals.failed, totals.errors
         );
-        let failing: Vec<&Case> = self
-            .cases
-            .iter()
-            .filter(|c| c.status() != Status::Pass)
-            .collect();
+        let failing = self.failing();
         if !failing.is_empty() {
             md.push_str("### Failures\n\n| case | status | kind | line | op | message |\n|---|---|---|---:|---|---|\n");
             for case in failing {
