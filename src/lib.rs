@@ -41,19 +41,26 @@
 //! exit codes belong to the CLI.
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod call;
 pub mod canonical;
 pub mod catalog;
 pub mod declaration;
 pub mod dormant;
 pub mod fit;
+#[cfg(feature = "testkit")]
 pub mod fuzzing;
+#[cfg(feature = "testkit")]
 pub mod generate;
+#[cfg(feature = "cli")]
 pub mod golden;
 pub mod hint;
+pub mod import;
 pub mod invariants;
 pub mod mode;
 pub mod naming;
+pub mod provider;
+pub mod record;
 pub mod refusal;
 pub mod replay;
 pub mod run;
@@ -61,14 +68,29 @@ pub mod search;
 pub mod session;
 pub mod transcript;
 
+pub use answer::Answer;
 pub use call::ToolCall;
 pub use catalog::{AdmittedTool, Catalog, Door, Skill};
 pub use declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 pub use dormant::{Entry, Packed, Shown, pack};
 pub use fit::{FitPlan, Violation, fit};
 pub use mode::{Mode, Profile, core_tools, in_some_core, mode_admits};
+pub use provider::{Provider, ToolList};
+pub use record::{RecordError, RecordedRun, Recorder};
 pub use refusal::{Class, Refusal, VocabEntry, vocabulary, vocabulary_text};
 pub use run::{Run, SkillPin, ToolDef};
+
+// A runtime shares one catalog and its runs across threads: these must stay
+// `Send + Sync`, and a change that breaks it fails to compile here.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Catalog>();
+    send_sync::<Run>();
+    send_sync::<Refusal>();
+    send_sync::<Answer>();
+    send_sync::<ToolList>();
+    send_sync::<ToolDecl>();
+};
 
 /// SPEC §16: the whole dormant index (header, lines, marker) is at most this
 /// many bytes.
@@ -113,7 +135,7 @@ fn door(name: &str, description: &str, schema: &str) -> ToolDecl {
         name: name.to_string(),
         description: description.to_string(),
         input_schema: std::sync::Arc::new(serde_json::from_str(schema).unwrap_or_default()),
-        effect: Some("read".to_string()),
-        approval: Some("never".to_string()),
+        effect: Effect::Read,
+        approval: Approval::Never,
     }
 }
