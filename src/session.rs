@@ -678,6 +678,63 @@ mod tests {
     }
 
     #[test]
+    fn tool_defs_provider_is_one_of_three_words() {
+        let started = format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n");
+        let provider_of = |line: &str| {
+            parse(format!("{started}{line}").as_bytes()).map(|s| match &s.ops()[1].kind {
+                OpKind::ToolDefs { provider } => Some(*provider),
+                _ => None,
+            })
+        };
+        assert_eq!(
+            provider_of("{\"op\":\"tool_defs\"}"),
+            Ok(Some(Provider::Anthropic))
+        );
+        for provider in Provider::ALL {
+            let line = format!("{{\"op\":\"tool_defs\",\"provider\":\"{provider}\"}}");
+            assert_eq!(provider_of(&line), Ok(Some(provider)));
+        }
+        assert_eq!(
+            error(&format!(
+                "{started}{{\"op\":\"tool_defs\",\"provider\":\"openai\"}}"
+            )),
+            "3:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"openai\""
+        );
+        assert_eq!(
+            error(&format!(
+                "{started}{{\"op\":\"tool_defs\", \"provider\":null}}"
+            )),
+            "3:20: field \"provider\" of op \"tool_defs\" must be a string, not null"
+        );
+    }
+
+    #[test]
+    fn effect_and_approval_words_fail_closed() {
+        let line = |extra: &str| {
+            format!(
+                "{HEAD}{{\"op\":\"tool\",\"origin\":\"a\",\"name\":\"t\",\"description\":\"d\",\"input_schema\":{{}}{extra}}}"
+            )
+        };
+        let declared =
+            |extra: &str| match parse(line(extra).as_bytes()).map(|s| s.ops()[0].kind.clone()) {
+                Ok(OpKind::Tool { decl, .. }) => Some((decl.effect, decl.approval)),
+                _ => None,
+            };
+        assert_eq!(
+            declared(""),
+            Some((Effect::Irreversible, Approval::Required))
+        );
+        assert_eq!(
+            declared(",\"effect\":\"Read\",\"approval\":\"Never\""),
+            Some((Effect::Irreversible, Approval::Required))
+        );
+        assert_eq!(
+            declared(",\"effect\":\"idempotent-write\",\"approval\":\"never\""),
+            Some((Effect::IdempotentWrite, Approval::Never))
+        );
+    }
+
+    #[test]
     fn well_formed_session_parses() {
         let text =
             format!("{HEAD}\n{{\"op\":\"start\",\"mode\":\"chat\"}}\n{{\"op\":\"render\"}}\n");
