@@ -7,38 +7,57 @@
 //! at [`DORMANT_INDEX_CEILING`] bytes, reached through `describe` and `call`.
 //! The contract is `SPEC.md`; section numbers in comments refer to it.
 //!
+//! A runtime builds the catalog, starts the run, sends the same tool list
+//! and segment with every request, and hands each of the model's tool calls
+//! to [`Run::answer`]:
+//!
 //! ```
-//! use disclose::{Catalog, Mode, ToolCall, ToolDecl};
+//! use disclose::{Answer, Catalog, Effect, Mode, Provider, ToolCall, ToolDecl};
 //! use serde_json::json;
 //!
 //! let mut catalog = Catalog::new();
-//! let decl = ToolDecl {
-//!     origin: "github".into(),
-//!     name: "create_issue".into(),
-//!     description: "Open an issue. Needs a title.".into(),
-//!     input_schema: json!({"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}).into(),
-//!     effect: Some("reversible".into()),
-//!     approval: None,
-//! };
+//! let decl = ToolDecl::new(
+//!     "github",
+//!     "create_issue",
+//!     "Open an issue. Needs a title.",
+//!     json!({"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}),
+//! )
+//! .with_effect(Effect::Reversible);
 //! assert_eq!(catalog.admit_tool(&decl).map(|t| t.name().to_string()), Ok("github__create_issue".into()));
 //!
 //! let run = catalog.start(Mode::Work);
-//! assert!(run.render().ends_with("- github__create_issue: Open an issue.\n"));
+//! let tools = run.tools_for(Provider::Anthropic); // the request's `tools`, byte-stable
+//! assert!(tools.as_str().starts_with(r#"[{"description":"Find a capability"#));
+//! assert!(run.render().ends_with("- github__create_issue: Open an issue.\n")); // the system segment
 //!
 //! let call = ToolCall {
 //!     id: "c1".into(),
 //!     name: "call".into(),
 //!     args: json!({"name": "github__create_issue", "args": {}}),
 //! };
-//! let refusal = run.call(&call).unwrap_err();
+//! let Answer::Refused(refusal) = run.answer(&call) else { panic!("the args do not fit") };
 //! assert_eq!(refusal.code(), "call.misfit");
 //! assert_eq!(refusal.to_string(), r#"args for "github__create_issue" do not fit its input schema: missing required "title""#);
 //! ```
+//!
+//! `examples/agent_loop.rs` is the whole loop: MCP servers in
+//! ([`import`]), a scripted model through [`Run::answer`], the run recorded
+//! as a session ([`Recorder`]) and replayed to the same bytes.
 //!
 //! The library does no I/O and reads no clock, randomness or environment:
 //! [`session`] parses bytes, [`replay`] turns a parsed session into a
 //! transcript, and [`invariants`] checks SPEC §13 on it. Files, terminals and
 //! exit codes belong to the CLI.
+//!
+//! # Features
+//!
+//! - With `default-features = false`, the crate is the catalog and the pure
+//!   session, replay, transcript, recording and import core; it depends on
+//!   `serde_json`, `jsonschema`, `blake3` and `zmij` only.
+//! - `testkit` adds `generate` (proptest strategies for declarations and
+//!   whole sessions) and `fuzzing` (the driver of `disclose fuzz`).
+//! - `cli` (the default) adds `testkit`, `golden` (a transcript against its
+//!   golden, with a visible diff) and the `disclose` binary.
 #![deny(missing_docs)]
 
 pub mod answer;
