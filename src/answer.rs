@@ -86,6 +86,9 @@ impl Run {
     /// `describe` called directly with args that do not fit its own schema
     /// (`{"name": string}`, nothing else) is refused `call.misfit`, exactly
     /// as the same args routed through `call` are.
+    ///
+    /// `read` stays the host's tool: the [module docs](crate::answer) show a
+    /// host serving a skill name given to `read` with [`Run::expand`].
     pub fn answer(&self, call: &ToolCall) -> Answer {
         self.answer_and_op(call).0
     }
