@@ -700,6 +700,15 @@ mod tests {
             )),
             "3:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"openai\""
         );
+        // The shipped schema says the same as the typed reader.
+        let schemas = schemas().expect("the shipped schema compiles");
+        for provider in Provider::ALL {
+            let line = serde_json::json!({"op": "tool_defs", "provider": provider.as_str()});
+            assert!(schemas.by_op["tool_defs"].is_valid(&line), "{provider}");
+        }
+        let misspelled = serde_json::json!({"op": "tool_defs", "provider": "openai"});
+        assert!(!schemas.by_op["tool_defs"].is_valid(&misspelled));
+        assert!(!schemas.whole.is_valid(&misspelled));
         assert_eq!(
             error(&format!(
                 "{started}{{\"op\":\"tool_defs\", \"provider\":null}}"
