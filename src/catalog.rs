@@ -39,8 +39,7 @@ pub struct AdmittedTool {
 
 impl AdmittedTool {
     fn new(decl: &ToolDecl, name: String, schema_text: String) -> AdmittedTool {
-        let effect = Effect::from_declared(decl.effect.as_deref());
-        let approval = Approval::from_declared(decl.approval.as_deref());
+        let (effect, approval) = (decl.effect, decl.approval);
         // SPEC §2: BLAKE3(canonical(["disclose.tool/1", origin, raw name,
         // input_schema, effect])), written around the schema's canonical
         // text rather than by copying the schema into a new array.
@@ -126,6 +125,7 @@ impl AdmittedTool {
 
 /// How a skill came in (seed 001 §8-11): two doors, not a flag.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Door {
     /// `admit_skill`: the card lives at an address the host's `read` opens.
     Shelf {
@@ -444,8 +444,8 @@ mod tests {
             name: name.into(),
             description: "Does a thing.".into(),
             input_schema: json!({"type": "object"}).into(),
-            effect: None,
-            approval: None,
+            effect: Effect::Irreversible,
+            approval: Approval::Required,
         }
     }
 
@@ -478,7 +478,7 @@ mod tests {
         let mut catalog = Catalog::new();
         let decl = ToolDecl {
             input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}).into(),
-            effect: Some("read".into()),
+            effect: Effect::Read,
             ..tool("find")
         };
         let digest = catalog.admit_tool(&decl).map(|t| t.digest().to_string());

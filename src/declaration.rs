@@ -3,6 +3,11 @@
 //!
 //! Declarations are plain data. Nothing here is admitted: only
 //! [`crate::Catalog`] turns a declaration into an admitted capability.
+//!
+//! Effect and approval are typed here; the words are the session format's
+//! business (SPEC §11), where [`Effect::from_declared`] and
+//! [`Approval::from_declared`] map an absent or unknown word to the
+//! fail-closed default (SPEC §1).
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,7 +15,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 /// How much effect an approved call has (seed 000).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Effect {
     /// Reads only.
     Read,
@@ -19,6 +24,7 @@ pub enum Effect {
     /// Writes something that can be undone.
     Reversible,
     /// Writes something that cannot be undone; the fail-closed default.
+    #[default]
     Irreversible,
 }
 
@@ -52,9 +58,10 @@ impl fmt::Display for Effect {
 }
 
 /// Whether a call needs a human at all (seed 000); orthogonal to [`Effect`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Approval {
     /// A human approves each call; the fail-closed default.
+    #[default]
     Required,
     /// No human is asked.
     Never,
@@ -86,6 +93,20 @@ impl fmt::Display for Approval {
 }
 
 /// A tool as its origin declared it.
+///
+/// Build one with [`ToolDecl::new`] (effect `irreversible`, approval
+/// `required`: the fail-closed defaults of SPEC §1) and move it away from
+/// them only on purpose:
+///
+/// ```
+/// use disclose::{Approval, Effect, ToolDecl};
+/// use serde_json::json;
+///
+/// let decl = ToolDecl::new("github", "get_issue", "Read one issue.", json!({"type": "object"}))
+///     .with_effect(Effect::Read)
+///     .with_approval(Approval::Never);
+/// assert_eq!((decl.effect, decl.approval), (Effect::Read, Approval::Never));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDecl {
     /// `host` for the build's own tools, else the declaring server or rail.
@@ -97,10 +118,40 @@ pub struct ToolDecl {
     /// A JSON Schema (draft 2020-12) for the arguments. Shared, not copied:
     /// the admitted tool and every tool list hold the same schema.
     pub input_schema: Arc<Value>,
-    /// The declared effect word, if any.
-    pub effect: Option<String>,
-    /// The declared approval word, if any.
-    pub approval: Option<String>,
+    /// The declared effect class.
+    pub effect: Effect,
+    /// Whether a human approves each call.
+    pub approval: Approval,
+}
+
+impl ToolDecl {
+    /// A declaration with the fail-closed effect (`irreversible`) and
+    /// approval (`required`).
+    pub fn new(
+        origin: impl Into<String>,
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: impl Into<Arc<Value>>,
+    ) -> ToolDecl {
+        ToolDecl {
+            origin: origin.into(),
+            name: name.into(),
+            description: description.into(),
+            input_schema: input_schema.into(),
+            effect: Effect::default(),
+            approval: Approval::default(),
+        }
+    }
+
+    /// The same declaration with another effect class.
+    pub fn with_effect(self, effect: Effect) -> ToolDecl {
+        ToolDecl { effect, ..self }
+    }
+
+    /// The same declaration with another approval.
+    pub fn with_approval(self, approval: Approval) -> ToolDecl {
+        ToolDecl { approval, ..self }
+    }
 }
 
 /// A skill on the shelf: the card lives at an address the host's `read` opens.

@@ -231,29 +231,29 @@ impl Fuzz {
     }
 }
 
-/// The runner's configuration, written out: `Config::default()` would read
-/// `PROPTEST_*` from the environment, and the library reads none. Only the
-/// RNG matters to generation; the rest is inert here.
+/// The runner's configuration. `Config::default()` (under every public
+/// constructor) reads `PROPTEST_*` from the environment, and the library's
+/// output reads none: every field it could set is assigned here, so what a
+/// case generates depends only on the RNG. Only the RNG matters to
+/// generation; the rest is inert here.
 fn runner_config() -> Config {
-    Config {
-        cases: 1,
-        max_local_rejects: 0,
-        max_global_rejects: 0,
-        max_flat_map_regens: 1_000_000,
-        failure_persistence: None,
-        source_file: None,
-        test_name: None,
-        fork: false,
-        timeout: 0,
-        max_shrink_time: 0,
-        max_shrink_iters: u32::MAX,
-        max_default_size_range: 100,
-        result_cache: noop_result_cache,
-        verbose: 0,
-        rng_algorithm: RngAlgorithm::XorShift,
-        rng_seed: RngSeed::Fixed(0),
-        _non_exhaustive: (),
-    }
+    let mut config = Config::with_cases(1);
+    config.max_local_rejects = 0;
+    config.max_global_rejects = 0;
+    config.max_flat_map_regens = 1_000_000;
+    config.failure_persistence = None;
+    config.source_file = None;
+    config.test_name = None;
+    config.fork = false;
+    config.timeout = 0;
+    config.max_shrink_time = 0;
+    config.max_shrink_iters = u32::MAX;
+    config.max_default_size_range = 100;
+    config.result_cache = noop_result_cache;
+    config.verbose = 0;
+    config.rng_algorithm = RngAlgorithm::XorShift;
+    config.rng_seed = RngSeed::Fixed(0);
+    config
 }
 
 #[cfg(test)]

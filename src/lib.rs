@@ -7,53 +7,79 @@
 //! at [`DORMANT_INDEX_CEILING`] bytes, reached through `describe` and `call`.
 //! The contract is `SPEC.md`; section numbers in comments refer to it.
 //!
+//! A runtime builds the catalog, starts the run, sends the same tool list
+//! and segment with every request, and hands each of the model's tool calls
+//! to [`Run::answer`]:
+//!
 //! ```
-//! use disclose::{Catalog, Mode, ToolCall, ToolDecl};
+//! use disclose::{Answer, Catalog, Effect, Mode, Provider, ToolCall, ToolDecl};
 //! use serde_json::json;
 //!
 //! let mut catalog = Catalog::new();
-//! let decl = ToolDecl {
-//!     origin: "github".into(),
-//!     name: "create_issue".into(),
-//!     description: "Open an issue. Needs a title.".into(),
-//!     input_schema: json!({"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}).into(),
-//!     effect: Some("reversible".into()),
-//!     approval: None,
-//! };
+//! let decl = ToolDecl::new(
+//!     "github",
+//!     "create_issue",
+//!     "Open an issue. Needs a title.",
+//!     json!({"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}),
+//! )
+//! .with_effect(Effect::Reversible);
 //! assert_eq!(catalog.admit_tool(&decl).map(|t| t.name().to_string()), Ok("github__create_issue".into()));
 //!
 //! let run = catalog.start(Mode::Work);
-//! assert!(run.render().ends_with("- github__create_issue: Open an issue.\n"));
+//! let tools = run.tools_for(Provider::Anthropic); // the request's `tools`, byte-stable
+//! assert!(tools.as_str().starts_with(r#"[{"description":"Find a capability"#));
+//! assert!(run.render().ends_with("- github__create_issue: Open an issue.\n")); // the system segment
 //!
 //! let call = ToolCall {
 //!     id: "c1".into(),
 //!     name: "call".into(),
 //!     args: json!({"name": "github__create_issue", "args": {}}),
 //! };
-//! let refusal = run.call(&call).unwrap_err();
+//! let Answer::Refused(refusal) = run.answer(&call) else { panic!("the args do not fit") };
 //! assert_eq!(refusal.code(), "call.misfit");
 //! assert_eq!(refusal.to_string(), r#"args for "github__create_issue" do not fit its input schema: missing required "title""#);
 //! ```
+//!
+//! `examples/agent_loop.rs` is the whole loop: MCP servers in
+//! ([`import`]), a scripted model through [`Run::answer`], the run recorded
+//! as a session ([`Recorder`]) and replayed to the same bytes.
 //!
 //! The library does no I/O and reads no clock, randomness or environment:
 //! [`session`] parses bytes, [`replay`] turns a parsed session into a
 //! transcript, and [`invariants`] checks SPEC §13 on it. Files, terminals and
 //! exit codes belong to the CLI.
+//!
+//! # Features
+//!
+//! - With `default-features = false`, the crate is the catalog and the pure
+//!   session, replay, transcript, recording and import core; it depends on
+//!   `serde_json`, `jsonschema`, `blake3` and `zmij` only.
+//! - `testkit` adds `generate` (proptest strategies for declarations and
+//!   whole sessions) and `fuzzing` (the driver of `disclose fuzz`).
+//! - `cli` (the default) adds `testkit`, `golden` (a transcript against its
+//!   golden, with a visible diff) and the `disclose` binary.
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod call;
 pub mod canonical;
 pub mod catalog;
 pub mod declaration;
 pub mod dormant;
 pub mod fit;
+#[cfg(feature = "testkit")]
 pub mod fuzzing;
+#[cfg(feature = "testkit")]
 pub mod generate;
+#[cfg(feature = "cli")]
 pub mod golden;
 pub mod hint;
+pub mod import;
 pub mod invariants;
 pub mod mode;
 pub mod naming;
+pub mod provider;
+pub mod record;
 pub mod refusal;
 pub mod replay;
 pub mod run;
@@ -61,14 +87,29 @@ pub mod search;
 pub mod session;
 pub mod transcript;
 
+pub use answer::Answer;
 pub use call::ToolCall;
 pub use catalog::{AdmittedTool, Catalog, Door, Skill};
 pub use declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 pub use dormant::{Entry, Packed, Shown, pack};
 pub use fit::{FitPlan, Violation, fit};
 pub use mode::{Mode, Profile, core_tools, in_some_core, mode_admits};
+pub use provider::{Provider, ToolList};
+pub use record::{RecordError, RecordedRun, Recorder};
 pub use refusal::{Class, Refusal, VocabEntry, vocabulary, vocabulary_text};
 pub use run::{Run, SkillPin, ToolDef};
+
+// A runtime shares one catalog and its runs across threads: these must stay
+// `Send + Sync`, and a change that breaks it fails to compile here.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Catalog>();
+    send_sync::<Run>();
+    send_sync::<Refusal>();
+    send_sync::<Answer>();
+    send_sync::<ToolList>();
+    send_sync::<ToolDecl>();
+};
 
 /// SPEC §16: the whole dormant index (header, lines, marker) is at most this
 /// many bytes.
@@ -113,7 +154,7 @@ fn door(name: &str, description: &str, schema: &str) -> ToolDecl {
         name: name.to_string(),
         description: description.to_string(),
         input_schema: std::sync::Arc::new(serde_json::from_str(schema).unwrap_or_default()),
-        effect: Some("read".to_string()),
-        approval: Some("never".to_string()),
+        effect: Effect::Read,
+        approval: Approval::Never,
     }
 }

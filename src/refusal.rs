@@ -14,6 +14,7 @@ use crate::mode::{Mode, Profile};
 
 /// The class a refusal belongs to (the runtime's error code family).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Class {
     /// The arguments (a declaration, a query, a call) were not acceptable.
     InvalidArgs,
@@ -125,8 +126,10 @@ reasons! {
 }
 
 /// A typed, named answer that is not `ok` (SPEC §9). Sealed: these are the
-/// only refusals that exist.
+/// only refusals that exist. `#[non_exhaustive]`: a later contract version
+/// may add a code, and a runtime's `match` must not stop compiling then.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Refusal {
     /// `admit.frozen`: an admission after the run started.
     Frozen {
@@ -294,6 +297,10 @@ impl Refusal {
         out
     }
 }
+
+/// A refusal is a reading, not a failure (SPEC §0), but a runtime that
+/// treats one as an error can `?` it.
+impl std::error::Error for Refusal {}
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -16,6 +16,7 @@ use crate::session::{OpKind, Session};
 
 /// What an op's step amounted to.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The op answered; nothing was refused or routed.
     Done,
@@ -163,12 +164,8 @@ fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
             done(line)
         }
         (State::Started(run), OpKind::Render) => done(run.render()),
-        (State::Started(run), OpKind::ToolDefs) => {
-            done(run.tool_defs().iter().fold(String::new(), |mut out, def| {
-                out.push_str(def.canonical());
-                out.push('\n');
-                out
-            }))
+        (State::Started(run), OpKind::ToolDefs { provider }) => {
+            done(run.tool_defs_lines(*provider))
         }
         (State::Started(run), OpKind::Describe { name }) => answer(run.describe(name)),
         (State::Started(run), OpKind::Call(call)) => match run.call(call) {

@@ -32,6 +32,8 @@ pub struct ToolDef {
     pub input_schema: Arc<Value>,
     /// The canonical line, written once from the admitted schema's text.
     line: String,
+    /// Where the canonical input schema stands in `line`.
+    schema_at: std::ops::Range<usize>,
 }
 
 impl ToolDef {
@@ -49,6 +51,7 @@ impl ToolDef {
         line.push_str("{\"description\":");
         write_string(&mut line, description);
         line.push_str(",\"input_schema\":");
+        let schema_at = line.len()..line.len() + schema_text.len();
         line.push_str(schema_text);
         line.push_str(",\"name\":");
         write_string(&mut line, name);
@@ -58,12 +61,19 @@ impl ToolDef {
             description: description.to_string(),
             input_schema: Arc::clone(input_schema),
             line,
+            schema_at,
         }
     }
 
-    /// `{"description":…,"input_schema":…,"name":…}` in canonical JSON.
+    /// `{"description":…,"input_schema":…,"name":…}` in canonical JSON: the
+    /// Anthropic shape, and the `tool_defs` line of SPEC §11.
     pub fn canonical(&self) -> &str {
         &self.line
+    }
+
+    /// The input schema in canonical JSON (SPEC §10).
+    pub fn schema_text(&self) -> &str {
+        self.line.get(self.schema_at.clone()).unwrap_or_default()
     }
 }
 

@@ -14,9 +14,10 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 
 use crate::call::ToolCall;
-use crate::declaration::{CarriedSkill, ShelfSkill, ToolDecl};
+use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::fit::type_name;
 use crate::mode::{Mode, Profile};
+use crate::provider::Provider;
 
 /// The JSON Schema for one op line, as shipped in `corpora/`.
 pub const SESSION_SCHEMA: &str = include_str!("../corpora/session.schema.json");
@@ -55,10 +56,12 @@ pub struct Op {
 
 /// The ops of SPEC §11 (the header is [`Session::about`]).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum OpKind {
     /// Declare a tool; `admitted: false` never reaches the catalog.
     Tool {
-        /// The declaration.
+        /// The declaration; its effect and approval words are mapped, an
+        /// absent or unknown one failing closed (SPEC §1).
         decl: ToolDecl,
         /// Whether the building admitted it.
         admitted: bool,
@@ -81,8 +84,11 @@ pub enum OpKind {
     },
     /// Print `render()`.
     Render,
-    /// Print the tool list.
-    ToolDefs,
+    /// Print the tool list in a provider's shape.
+    ToolDefs {
+        /// Whose shape (`anthropic` when the op names none).
+        provider: Provider,
+    },
     /// Ask `describe`.
     Describe {
         /// The query.
@@ -116,7 +122,7 @@ impl OpKind {
             OpKind::Dev { .. } => "dev",
             OpKind::Start { .. } => "start",
             OpKind::Render => "render",
-            OpKind::ToolDefs => "tool_defs",
+            OpKind::ToolDefs { .. } => "tool_defs",
             OpKind::Describe { .. } => "describe",
             OpKind::Call(_) => "call",
             OpKind::SwitchMode { .. } => "switch_mode",
@@ -489,8 +495,12 @@ impl<'a> LineReader<'a> {
                         description: self.string(op, "description")?,
                         // Moved in after the schema check, not copied.
                         input_schema: Arc::new(Value::Null),
-                        effect: self.optional_string(op, "effect")?,
-                        approval: self.optional_string(op, "approval")?,
+                        effect: Effect::from_declared(
+                            self.optional_string(op, "effect")?.as_deref(),
+                        ),
+                        approval: Approval::from_declared(
+                            self.optional_string(op, "approval")?.as_deref(),
+                        ),
                     },
                     admitted,
                 }
@@ -554,6 +564,21 @@ impl<'a> LineReader<'a> {
                     args: Value::Null,
                 })
             }
+            "tool_defs" => {
+                self.check_fields(op, &[], &["provider"])?;
+                let provider = match self.optional_string(op, "provider")? {
+                    None => Provider::default(),
+                    Some(text) => Provider::parse(&text).ok_or_else(|| {
+                        self.error_at_key(
+                            "provider",
+                            format!(
+                                "field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"{text}\""
+                            ),
+                        )
+                    })?,
+                };
+                OpKind::ToolDefs { provider }
+            }
             "switch_mode" => {
                 self.check_fields(op, &["mode"], &[])?;
                 OpKind::SwitchMode {
@@ -564,7 +589,6 @@ impl<'a> LineReader<'a> {
                 self.check_fields(op, &[], &[])?;
                 match op {
                     "render" => OpKind::Render,
-                    "tool_defs" => OpKind::ToolDefs,
                     "pins" => OpKind::Pins,
                     _ => OpKind::Digests,
                 }
@@ -650,6 +674,72 @@ mod tests {
         assert!(!schemas.whole.is_valid(&line));
         assert!(
             schemas.by_op["describe"].is_valid(&serde_json::json!({"op": "describe", "name": "x"}))
+        );
+    }
+
+    #[test]
+    fn tool_defs_provider_is_one_of_three_words() {
+        let started = format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n");
+        let provider_of = |line: &str| {
+            parse(format!("{started}{line}").as_bytes()).map(|s| match &s.ops()[1].kind {
+                OpKind::ToolDefs { provider } => Some(*provider),
+                _ => None,
+            })
+        };
+        assert_eq!(
+            provider_of("{\"op\":\"tool_defs\"}"),
+            Ok(Some(Provider::Anthropic))
+        );
+        for provider in Provider::ALL {
+            let line = format!("{{\"op\":\"tool_defs\",\"provider\":\"{provider}\"}}");
+            assert_eq!(provider_of(&line), Ok(Some(provider)));
+        }
+        assert_eq!(
+            error(&format!(
+                "{started}{{\"op\":\"tool_defs\",\"provider\":\"openai\"}}"
+            )),
+            "3:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"openai\""
+        );
+        // The shipped schema says the same as the typed reader.
+        let schemas = schemas().expect("the shipped schema compiles");
+        for provider in Provider::ALL {
+            let line = serde_json::json!({"op": "tool_defs", "provider": provider.as_str()});
+            assert!(schemas.by_op["tool_defs"].is_valid(&line), "{provider}");
+        }
+        let misspelled = serde_json::json!({"op": "tool_defs", "provider": "openai"});
+        assert!(!schemas.by_op["tool_defs"].is_valid(&misspelled));
+        assert!(!schemas.whole.is_valid(&misspelled));
+        assert_eq!(
+            error(&format!(
+                "{started}{{\"op\":\"tool_defs\", \"provider\":null}}"
+            )),
+            "3:20: field \"provider\" of op \"tool_defs\" must be a string, not null"
+        );
+    }
+
+    #[test]
+    fn effect_and_approval_words_fail_closed() {
+        let line = |extra: &str| {
+            format!(
+                "{HEAD}{{\"op\":\"tool\",\"origin\":\"a\",\"name\":\"t\",\"description\":\"d\",\"input_schema\":{{}}{extra}}}"
+            )
+        };
+        let declared =
+            |extra: &str| match parse(line(extra).as_bytes()).map(|s| s.ops()[0].kind.clone()) {
+                Ok(OpKind::Tool { decl, .. }) => Some((decl.effect, decl.approval)),
+                _ => None,
+            };
+        assert_eq!(
+            declared(""),
+            Some((Effect::Irreversible, Approval::Required))
+        );
+        assert_eq!(
+            declared(",\"effect\":\"Read\",\"approval\":\"Never\""),
+            Some((Effect::Irreversible, Approval::Required))
+        );
+        assert_eq!(
+            declared(",\"effect\":\"idempotent-write\",\"approval\":\"never\""),
+            Some((Effect::IdempotentWrite, Approval::Never))
         );
     }
 

@@ -111,8 +111,7 @@ fn offered(profile: Option<Profile>, decl: &ToolDecl) -> bool {
         Some(Profile::Scout) => &["read", "idempotent-write"],
         Some(Profile::Writer) => &["read", "idempotent-write", "reversible"],
     };
-    decl.approval.as_deref() == Some("never")
-        && decl.effect.as_deref().is_some_and(|e| effects.contains(&e))
+    decl.approval.as_str() == "never" && effects.contains(&decl.effect.as_str())
 }
 
 /// A catalog admitted from generated declarations, and what was admitted.

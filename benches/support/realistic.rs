@@ -14,7 +14,7 @@
 // sessions, the benches also declarations and `fit` cases).
 #![allow(dead_code)]
 
-use disclose::ToolDecl;
+use disclose::{Approval, Effect, ToolDecl};
 use serde_json::{Map, Value, json};
 
 /// SplitMix64: tiny, fast, and the same on every platform.
@@ -531,8 +531,8 @@ impl Tool {
             name: self.name.clone(),
             description: self.description.clone(),
             input_schema: self.schema.clone().into(),
-            effect: self.effect.map(str::to_string),
-            approval: self.approval.map(str::to_string),
+            effect: Effect::from_declared(self.effect),
+            approval: Approval::from_declared(self.approval),
         }
     }
 

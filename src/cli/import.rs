@@ -1,23 +1,22 @@
 //! `disclose import`: a provider's tool list in, session lines out.
 //!
-//! Reads an MCP `tools/list` result, an OpenAI `tools` array or an Anthropic
-//! tool list, and writes a session (SPEC §11) that declares every tool under
-//! the origin the user names, starts the run, and prints `render` and
-//! `tool_defs`, so `disclose replay` shows what the catalog makes of it.
-//!
-//! It imports declarations as they are: a tool without a description, with a
-//! `.` in its name or with a broken schema is written as declared, and the
-//! replay shows the catalog's refusal. It does not fix, drop or rename tools,
-//! and it never runs the catalog itself (the session is checked to parse).
+//! Glue over [`disclose::import`] and [`disclose::record`]: reads each file
+//! (or stdin), imports its tool list under the origin the user names, and
+//! writes a session (SPEC §11) that declares every tool, starts the run, and
+//! prints `render` and `tool_defs`, so `disclose replay` shows what the
+//! catalog makes of it. Warnings about declarations the catalog will refuse,
+//! and about skipped built-ins, go to stderr; the catalog itself never runs
+//! here (the session is checked to parse).
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use disclose::Effect;
-use disclose::canonical::{write_string, write_value};
+use disclose::ToolDecl;
+use disclose::import::{self, Imported};
 use disclose::naming::origin_is_valid;
-use serde_json::{Map, Value};
+use disclose::record::{header_line, op_line};
+use disclose::session::OpKind;
 
 use super::{Exit, emit};
 
@@ -92,24 +91,25 @@ impl Source<'_> {
     }
 }
 
-/// One tool as it will be declared.
-struct Imported {
-    name: String,
-    description: String,
-    input_schema: Value,
-    effect: Effect,
-}
-
 /// Runs `disclose import`.
 pub fn run(args: &ImportArgs) -> Result<Exit> {
     let sources = resolve(args)?;
     let mut out = header(&sources);
     for source in &sources {
         let label = source.label();
-        let tools = read(source, &label).with_context(|| label.clone())?;
-        for tool in &tools {
-            warn_about(&label, tool);
-            out.push_str(&tool_line(source.origin, tool));
+        let imported = read(source).with_context(|| label.clone())?;
+        for skipped in &imported.skipped {
+            eprintln!(
+                "disclose: {label}: skipped tool #{}: type \"{}\" is a built-in, not a function",
+                skipped.at, skipped.kind
+            );
+        }
+        for decl in &imported.tools {
+            warn_about(&label, decl);
+            out.push_str(&op_line(&OpKind::Tool {
+                decl: decl.clone(),
+                admitted: true,
+            }));
         }
     }
     out.push_str(&format!(
@@ -118,7 +118,7 @@ pub fn run(args: &ImportArgs) -> Result<Exit> {
     ));
     out.push_str("{\"op\":\"render\"}\n{\"op\":\"tool_defs\"}\n");
     // What we print must be a session the harness accepts; a failure here is
-    // a bug in this module, reported rather than printed.
+    // a bug in the library's import or recorder, reported rather than printed.
     if let Err(error) = disclose::session::parse(out.as_bytes()) {
         bail!("the imported session does not parse ({error}); this is a bug in disclose import");
     }
@@ -163,48 +163,28 @@ fn header(sources: &[Source<'_>]) -> String {
         .map(|s| format!("{} {} as origin {}", s.kind.as_str(), s.label(), s.origin))
         .collect::<Vec<_>>()
         .join("; ");
-    let mut line = String::from("{\"op\":\"session\",\"format\":1,\"about\":");
-    write_string(&mut line, &format!("imported by disclose import: {about}"));
-    line.push_str("}\n");
-    line
-}
-
-/// `{"op":"tool",…}` with `op` first for people, values in canonical JSON.
-fn tool_line(origin: &str, tool: &Imported) -> String {
-    let mut line = String::from("{\"op\":\"tool\",\"origin\":");
-    write_string(&mut line, origin);
-    line.push_str(",\"name\":");
-    write_string(&mut line, &tool.name);
-    line.push_str(",\"description\":");
-    write_string(&mut line, &tool.description);
-    line.push_str(",\"input_schema\":");
-    write_value(&mut line, &tool.input_schema);
-    line.push_str(",\"effect\":");
-    write_string(&mut line, tool.effect.as_str());
-    // Approval is never imported: no list format carries it, and a human
-    // approves until the building says otherwise (SPEC §1 fails closed).
-    line.push_str(",\"approval\":\"required\"}\n");
-    line
+    header_line(&format!("imported by disclose import: {about}"))
 }
 
 /// Declarations the catalog will refuse are imported as they are; say so
 /// now, on stderr, so the user is not surprised by the replay.
-fn warn_about(label: &str, tool: &Imported) {
-    if tool.description.trim().is_empty() {
+fn warn_about(label: &str, decl: &ToolDecl) {
+    if decl.description.trim().is_empty() {
         eprintln!(
             "disclose: {label}: tool \"{}\" has no description; the catalog will refuse it (admit.disclosure)",
-            tool.name
+            decl.name
         );
     }
-    if !tool.input_schema.is_object() {
+    if !decl.input_schema.is_object() {
         eprintln!(
             "disclose: {label}: tool \"{}\" has no input schema object; the catalog will refuse it (admit.schema)",
-            tool.name
+            decl.name
         );
     }
 }
 
-fn read(source: &Source<'_>, label: &str) -> Result<Vec<Imported>> {
+/// The source's bytes, through the library's importer for its kind.
+fn read(source: &Source<'_>) -> Result<Imported> {
     let mut bytes = Vec::new();
     if source.is_stdin() {
         std::io::stdin()
@@ -213,184 +193,10 @@ fn read(source: &Source<'_>, label: &str) -> Result<Vec<Imported>> {
     } else {
         bytes = std::fs::read(source.file).context("failed to read the file")?;
     }
-    let value: Value =
-        serde_json::from_slice(&bytes).map_err(|e| anyhow::anyhow!("is not JSON: {e}"))?;
-    let items = tool_array(&value, source.kind)?;
-    let mut tools = Vec::new();
-    for (index, item) in items.iter().enumerate() {
-        let at = index + 1;
-        let Value::Object(item) = item else {
-            bail!("tool #{at} is not an object");
-        };
-        let tool = match source.kind {
-            Kind::Mcp => mcp_tool(item, at)?,
-            Kind::Anthropic => Some(anthropic_tool(item, at)?),
-            Kind::OpenAi => openai_tool(item, at, label)?,
-        };
-        tools.extend(tool);
-    }
-    Ok(tools)
-}
-
-/// The array of tools: bare, under `tools`, or (MCP) under a JSON-RPC
-/// response's `result.tools`.
-fn tool_array(value: &Value, kind: Kind) -> Result<&Vec<Value>> {
-    let found = match value {
-        Value::Array(items) => Some(items),
-        Value::Object(map) => match (map.get("tools"), map.get("result"), kind) {
-            (Some(Value::Array(items)), _, _) => Some(items),
-            (None, Some(Value::Object(result)), Kind::Mcp) => match result.get("tools") {
-                Some(Value::Array(items)) => Some(items),
-                _ => None,
-            },
-            _ => None,
-        },
-        _ => None,
+    let imported = match source.kind {
+        Kind::Mcp => import::mcp(&bytes, source.origin),
+        Kind::OpenAi => import::openai(&bytes, source.origin),
+        Kind::Anthropic => import::anthropic(&bytes, source.origin),
     };
-    found.ok_or_else(|| {
-        let expected = match kind {
-            Kind::Mcp => {
-                "an MCP tools/list result: {\"tools\": [...]}, a JSON-RPC response with result.tools, or an array of tools"
-            }
-            Kind::OpenAi => {
-                "an OpenAI tools array of {\"type\": \"function\", \"function\": {...}}, or {\"tools\": [...]}"
-            }
-            Kind::Anthropic => {
-                "an Anthropic tools array of {name, description, input_schema}, or {\"tools\": [...]}"
-            }
-        };
-        anyhow::anyhow!("is not {expected}")
-    })
-}
-
-fn name(map: &Map<String, Value>, at: usize) -> Result<String> {
-    match map.get("name") {
-        Some(Value::String(name)) if !name.is_empty() => Ok(name.clone()),
-        Some(Value::String(_)) => bail!("tool #{at} has an empty name"),
-        None | Some(Value::Null) => bail!("tool #{at} has no name"),
-        Some(_) => bail!("tool #{at} has a name that is not a string"),
-    }
-}
-
-/// A missing description imports as empty (the catalog refuses it with
-/// `admit.disclosure`); a non-string one is a malformed file.
-fn description(map: &Map<String, Value>, at: usize, name: &str) -> Result<String> {
-    match map.get("description") {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(text)) => Ok(text.clone()),
-        Some(_) => bail!("tool #{at} (\"{name}\") has a description that is not a string"),
-    }
-}
-
-/// A missing schema imports as `null`, which the catalog refuses with
-/// `admit.schema`: the defect stays visible.
-fn schema(map: &Map<String, Value>, key: &str) -> Value {
-    map.get(key).cloned().unwrap_or(Value::Null)
-}
-
-fn mcp_tool(map: &Map<String, Value>, at: usize) -> Result<Option<Imported>> {
-    let name = name(map, at)?;
-    Ok(Some(Imported {
-        description: description(map, at, &name)?,
-        input_schema: schema(map, "inputSchema"),
-        effect: mcp_effect(map.get("annotations")),
-        name,
-    }))
-}
-
-/// MCP annotations are untrusted hints with worst-case defaults
-/// (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false);
-/// only an explicit boolean moves a tool away from `irreversible`.
-fn mcp_effect(annotations: Option<&Value>) -> Effect {
-    let hint = |key: &str| {
-        annotations
-            .and_then(|a| a.get(key))
-            .and_then(Value::as_bool)
-    };
-    let not_destructive = hint("destructiveHint") == Some(false);
-    if hint("readOnlyHint") == Some(true) {
-        Effect::Read
-    } else if hint("idempotentHint") == Some(true) && not_destructive {
-        Effect::IdempotentWrite
-    } else if not_destructive {
-        Effect::Reversible
-    } else {
-        Effect::Irreversible
-    }
-}
-
-fn anthropic_tool(map: &Map<String, Value>, at: usize) -> Result<Imported> {
-    let name = name(map, at)?;
-    Ok(Imported {
-        description: description(map, at, &name)?,
-        input_schema: schema(map, "input_schema"),
-        effect: Effect::Irreversible,
-        name,
-    })
-}
-
-/// Chat Completions nests the function (`{type, function: {…}}`); the
-/// Responses API flattens it (`{type, name, …}`). Built-in tools (`type`
-/// other than `function`) have no definition to import and are skipped.
-fn openai_tool(map: &Map<String, Value>, at: usize, label: &str) -> Result<Option<Imported>> {
-    match map.get("type") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(kind)) if kind == "function" => {}
-        Some(Value::String(kind)) => {
-            eprintln!(
-                "disclose: {label}: skipped tool #{at}: type \"{kind}\" is a built-in, not a function"
-            );
-            return Ok(None);
-        }
-        Some(_) => bail!("tool #{at} has a type that is not a string"),
-    }
-    let function = match map.get("function") {
-        Some(Value::Object(function)) => function,
-        Some(_) => bail!("tool #{at} has a function that is not an object"),
-        None => map,
-    };
-    let name = name(function, at)?;
-    // OpenAI documents an omitted `parameters` as a function that takes no
-    // arguments.
-    let input_schema = function
-        .get("parameters")
-        .cloned()
-        .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}}));
-    Ok(Some(Imported {
-        description: description(function, at, &name)?,
-        input_schema,
-        effect: Effect::Irreversible,
-        name,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn annotations_map_to_effects_failing_closed() {
-        let cases = [
-            (json!({"readOnlyHint": true}), Effect::Read),
-            (
-                json!({"readOnlyHint": true, "destructiveHint": true}),
-                Effect::Read,
-            ),
-            (
-                json!({"idempotentHint": true, "destructiveHint": false}),
-                Effect::IdempotentWrite,
-            ),
-            (json!({"idempotentHint": true}), Effect::Irreversible),
-            (json!({"destructiveHint": false}), Effect::Reversible),
-            (json!({"destructiveHint": true}), Effect::Irreversible),
-            (json!({"readOnlyHint": "true"}), Effect::Irreversible),
-            (json!({}), Effect::Irreversible),
-            (json!(null), Effect::Irreversible),
-        ];
-        for (annotations, effect) in cases {
-            assert_eq!(mcp_effect(Some(&annotations)), effect, "{annotations}");
-        }
-        assert_eq!(mcp_effect(None), Effect::Irreversible);
-    }
+    Ok(imported?)
 }

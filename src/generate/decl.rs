@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::schema::{object_schema, schema};
 use super::text::{boundary_text, description, long_text, origin, raw_name, sentence, text};
 use crate::catalog::Catalog;
-use crate::declaration::{CarriedSkill, ShelfSkill, ToolDecl};
+use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::naming::mint;
 use crate::refusal::Refusal;
 
@@ -51,8 +51,8 @@ pub fn tool_decl() -> BoxedStrategy<ToolDecl> {
                 name,
                 description,
                 input_schema: input_schema.into(),
-                effect,
-                approval,
+                effect: Effect::from_declared(effect.as_deref()),
+                approval: Approval::from_declared(approval.as_deref()),
             },
         )
         .boxed()
@@ -206,8 +206,8 @@ impl Decl {
                         name: format!("{stem}{i}"),
                         description: description.clone(),
                         input_schema: schema.clone().into(),
-                        effect: Some("read".to_string()),
-                        approval: Some("never".to_string()),
+                        effect: Effect::Read,
+                        approval: Approval::Never,
                     },
                     admitted: None,
                 })
@@ -283,12 +283,8 @@ impl Declared {
                 op.insert("name".into(), json!(decl.name));
                 op.insert("description".into(), json!(decl.description));
                 op.insert("input_schema".into(), (*decl.input_schema).clone());
-                if let Some(effect) = &decl.effect {
-                    op.insert("effect".into(), json!(effect));
-                }
-                if let Some(approval) = &decl.approval {
-                    op.insert("approval".into(), json!(approval));
-                }
+                op.insert("effect".into(), json!(decl.effect.as_str()));
+                op.insert("approval".into(), json!(decl.approval.as_str()));
                 if let Some(admitted) = admitted {
                     op.insert("admitted".into(), json!(admitted));
                 }

@@ -24,7 +24,8 @@ mod skills;
 
 use disclose::canonical::canonical;
 use disclose::{
-    CarriedSkill, Catalog, Mode, Profile, Refusal, Run, ShelfSkill, ToolCall, ToolDecl,
+    Approval, CarriedSkill, Catalog, Effect, Mode, Profile, Refusal, Run, ShelfSkill, ToolCall,
+    ToolDecl,
 };
 use serde_json::{Value, json};
 
@@ -47,8 +48,8 @@ pub fn tool(origin: &str, name: &str, description: &str) -> Decl {
         name: name.to_string(),
         description: description.to_string(),
         input_schema: json!({"type": "object"}).into(),
-        effect: Some("read".to_string()),
-        approval: Some("never".to_string()),
+        effect: Effect::Read,
+        approval: Approval::Never,
     })
 }
 
@@ -80,18 +81,20 @@ pub fn carried(name: &str, disclosure: &str, body: &str) -> Decl {
 }
 
 impl Decl {
-    /// The declared effect word (`None`: absent).
+    /// The declared effect word (`None`: absent), mapped as a session
+    /// maps it (SPEC §1: absent or unknown fails closed).
     pub fn effect(mut self, word: Option<&str>) -> Decl {
         if let Decl::Tool(t) = &mut self {
-            t.effect = word.map(str::to_string);
+            t.effect = Effect::from_declared(word);
         }
         self
     }
 
-    /// The declared approval word (`None`: absent).
+    /// The declared approval word (`None`: absent), mapped as a session
+    /// maps it.
     pub fn approval(mut self, word: Option<&str>) -> Decl {
         if let Decl::Tool(t) = &mut self {
-            t.approval = word.map(str::to_string);
+            t.approval = Approval::from_declared(word);
         }
         self
     }

@@ -1,0 +1,103 @@
+//! The library alone: a scratch crate outside the repository that depends on
+//! `disclose` with `default-features = false` has none of the harness's
+//! crates in its tree (issue 11). Runs `cargo tree` offline, pinned by a
+//! copy of the repository's `Cargo.lock`, so it needs no network and builds
+//! nothing; `.ci/run` builds and lints the library alone.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Crates only the harness (feature `cli`) or the generators (`testkit`)
+/// may bring.
+const HARNESS_ONLY: [&str; 8] = [
+    "anyhow",
+    "clap",
+    "indicatif",
+    "proptest",
+    "quick-junit",
+    "rayon",
+    "similar",
+    "walkdir",
+];
+
+/// `cargo tree -e normal` of a scratch crate depending on this one with
+/// `features`: one `name version` per distinct crate, sorted.
+fn scratch_tree(dependency: &str, extra: &[&str]) -> Vec<String> {
+    let repo = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let manifest = format!(
+        "[package]\nname = \"scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\ndisclose = {{ path = {repo:?}{dependency} }}\n\n[workspace]\n"
+    );
+    std::fs::write(dir.path().join("Cargo.toml"), manifest).expect("write the manifest");
+    std::fs::create_dir(dir.path().join("src")).expect("create src");
+    std::fs::write(dir.path().join("src/lib.rs"), "").expect("write src/lib.rs");
+    std::fs::copy(
+        Path::new(repo).join("Cargo.lock"),
+        dir.path().join("Cargo.lock"),
+    )
+    .expect("copy Cargo.lock");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = Command::new(cargo)
+        .args(["tree", "-e", "normal", "--prefix", "none", "--offline"])
+        .args(extra)
+        .current_dir(dir.path())
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut crates: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            Some(format!("{} {}", words.next()?, words.next()?))
+        })
+        .filter(|id| !id.starts_with("scratch "))
+        .collect();
+    crates.sort();
+    crates.dedup();
+    crates
+}
+
+fn names(crates: &[String]) -> Vec<&str> {
+    crates
+        .iter()
+        .filter_map(|id| id.split(' ').next())
+        .collect()
+}
+
+#[test]
+fn the_library_alone_brings_no_harness_crate() {
+    let alone = scratch_tree(", default-features = false", &[]);
+    let alone_names = names(&alone);
+    for harness in HARNESS_ONLY {
+        assert!(
+            !alone_names.contains(&harness),
+            "{harness} is in the library's tree: {alone:#?}"
+        );
+    }
+    let direct = scratch_tree(", default-features = false", &["--depth", "2"]);
+    let mut direct: Vec<&str> = names(&direct)
+        .into_iter()
+        .filter(|name| !["disclose", "scratch"].contains(name))
+        .collect();
+    direct.sort_unstable();
+    direct.dedup();
+    // Depth 2 from the scratch crate is disclose's own dependencies.
+    assert_eq!(direct, ["blake3", "jsonschema", "serde_json", "zmij"]);
+
+    // The default features bring the harness, so the check above can fail.
+    let whole = scratch_tree("", &[]);
+    let whole_names = names(&whole);
+    for harness in HARNESS_ONLY {
+        assert!(
+            whole_names.contains(&harness),
+            "{harness} is not in the default tree"
+        );
+    }
+    assert!(alone.len() < whole.len());
+}
