@@ -8,7 +8,9 @@ mod cost;
 mod diff;
 mod fuzz;
 mod import;
+mod markdown;
 mod replay;
+mod term;
 
 use std::process::ExitCode;
 

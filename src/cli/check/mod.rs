@@ -22,20 +22,21 @@ use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use super::corpus::{self, Loaded, SessionFile};
+use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
 use partition::Partition;
 use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
-use term::{Paint, Progress};
 
 // Declared here rather than in `cli/mod.rs`, which this command does not
 // own; they are `check`'s alone.
 mod partition;
 mod report;
-mod term;
 
 /// The vocabulary golden's name under the golden directory (SPEC §9).
 const VOCABULARY: &str = "vocabulary";
 const DEFAULT_CORPUS: &str = "corpora";
+/// A run with more sessions than this shows a progress bar on a terminal.
+const PROGRESS_OVER: usize = 300;
 const DEFAULT_GOLDEN: &str = "golden";
 /// How a person blesses; printed with every blessable failure.
 const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
@@ -149,7 +150,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
     let orphans = orphans(&config, &names)?;
     let mine: Vec<&SessionFile> = files.iter().filter(|f| config.holds(f.name())).collect();
 
-    let progress = Progress::start(mine.len());
+    let progress = Progress::bar(mine.len() as u64, "sessions", mine.len() > PROGRESS_OVER);
     let mut cases: Vec<Case> = mine
         .par_iter()
         .map(|file| {
@@ -464,16 +465,10 @@ fn io_failure(error: &anyhow::Error) -> Failure {
     failure(FailureKind::Io, format!("{error:#}"))
 }
 
-/// `path` as one shell word: bare when it is plainly safe, else single-quoted.
+/// `path` as one shell word (quoted only when it needs to be), for a
+/// command a person can paste.
 fn shell_word(path: &Path) -> String {
     let text = path.display().to_string();
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c));
-    if plain {
-        text
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
+    // A path cannot hold NUL, the one thing `shlex` refuses to quote.
+    shlex::try_quote(&text).map_or(text.clone(), |quoted| quoted.into_owned())
 }
