@@ -29,6 +29,7 @@ use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
 
 // Declared here rather than in `cli/mod.rs`, which this command does not
 // own; they are `check`'s alone.
+mod conformance;
 mod partition;
 mod report;
 
@@ -60,12 +61,29 @@ pub struct CheckArgs {
     /// Write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Write a Markdown summary (for a CI step summary) to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write a Markdown summary (for a CI step summary) to FILE; with
+    /// --impl, the matrix.
+    #[arg(long, visible_alias = "markdown", value_name = "FILE")]
     pub summary: Option<PathBuf>,
     /// Check only this machine's share: `hash:K/N`, 1 <= K <= N.
     #[arg(long, value_name = "hash:K/N")]
     pub partition: Option<String>,
+    /// Run the corpus through another implementation over the protocol of
+    /// docs/protocol.md instead of this library: CMD is split like a shell
+    /// would split it and run without one. Repeatable: a matrix.
+    #[arg(long = "impl", value_name = "CMD", conflicts_with = "bless")]
+    pub impls: Vec<String>,
+    /// With --impl: the expectations (JSON Lines) of the n-th --impl, in
+    /// the same order; one per --impl when given.
+    #[arg(long, value_name = "FILE", requires = "impls")]
+    pub expect: Vec<PathBuf>,
+    /// With --impl: seconds one case (or the hello) may take [default: 10].
+    #[arg(long, value_name = "SECONDS", requires = "impls")]
+    pub timeout: Option<f64>,
+    /// With --impl: check every message, both ways, against the protocol's
+    /// JSON Schemas.
+    #[arg(long, requires = "impls")]
+    pub validate_protocol: bool,
 }
 
 /// What happens to goldens.
@@ -131,6 +149,26 @@ impl Config {
 
 /// Runs `disclose check`.
 pub fn run(args: &CheckArgs) -> Result<Exit> {
+    if !args.impls.is_empty() {
+        let partition = args
+            .partition
+            .as_deref()
+            .map(Partition::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?;
+        return conformance::run(&conformance::Request {
+            dir: &args.dir,
+            golden: &args.golden,
+            commands: &args.impls,
+            expect: &args.expect,
+            timeout: args.timeout,
+            validate: args.validate_protocol,
+            partition,
+            json: args.json.as_deref(),
+            junit: args.junit.as_deref(),
+            markdown: args.summary.as_deref(),
+        });
+    }
     let config = Config::resolve(args)?;
     let files = corpus::discover(&config.dir)?;
     if files.is_empty() {
