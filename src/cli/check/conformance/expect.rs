@@ -85,7 +85,9 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Expectations> {
         let value: Value = serde_json::from_str(raw).map_err(|e| {
             // serde_json says where too; the place is already in front.
             let text = e.to_string();
-            let message = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
+            let message = text
+                .rfind(" at line ")
+                .map_or(text.as_str(), |at| &text[..at]);
             anyhow::anyhow!("{}: invalid JSON: {message}", at(line, e.column().max(1)))
         })?;
         let start = raw.len() - raw.trim_start().len() + 1;
@@ -195,6 +197,9 @@ mod tests {
             assert_eq!(read(text).unwrap_err().to_string(), message, "{text}");
         }
         let error = read("\n{\"case\":").unwrap_err().to_string();
-        assert_eq!(error, "x.jsonl:2:8: invalid JSON: EOF while parsing a value");
+        assert_eq!(
+            error,
+            "x.jsonl:2:8: invalid JSON: EOF while parsing a value"
+        );
     }
 }

@@ -257,11 +257,15 @@ impl Report {
         for (run, w) in self.runs.iter().zip(&widths) {
             let _ = write!(out, "  {:w$}", run.id);
         }
+        let trimmed = out.trim_end_matches(' ').len();
+        out.truncate(trimmed);
         out.push('\n');
         for &c in &order {
             let _ = write!(out, "{:width$}", self.cases[c].0);
-            for (run, w) in self.runs.iter().zip(&widths) {
+            for (i, (run, w)) in self.runs.iter().zip(&widths).enumerate() {
                 let verdict = self.verdict(run, c);
+                // Padded for the next column; the last has none after it.
+                let w = if i + 1 == self.runs.len() { 0 } else { *w };
                 let word = format!("{:w$}", verdict.word());
                 let word = if verdict.is_ok() {
                     paint.good(&word)
@@ -270,9 +274,6 @@ impl Report {
                 };
                 let _ = write!(out, "  {word}");
             }
-            // No trailing spaces after the last column.
-            let trimmed = out.trim_end_matches(' ').len();
-            out.truncate(trimmed);
             out.push('\n');
         }
         let details = self.details(&order);
