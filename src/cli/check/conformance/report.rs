@@ -714,3 +714,200 @@ fn visible_line(bytes: &[u8]) -> String {
     line.push(b'\n');
     visible(&line).trim_end_matches('\n').replace('\n', "␊")
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::cli::check::conformance::Expectations;
+    use crate::cli::check::conformance::process::Trouble;
+    use crate::cli::protocol::{HelloReply, Implementation};
+
+    fn hello(name: &str) -> Option<HelloReply> {
+        Some(HelloReply {
+            implementation: Implementation {
+                name: name.into(),
+                version: "1.2.0".into(),
+                language: "typescript".into(),
+                homepage: None,
+            },
+            contract: vec![2],
+        })
+    }
+
+    fn run(id: &str, outcomes: Vec<Outcome>, expectations: &[(&str, Expect, &str, usize)]) -> Run {
+        let mut expect = Expectations {
+            file: Some(PathBuf::from("expect.jsonl")),
+            entries: Default::default(),
+        };
+        for (case, kind, why, line) in expectations {
+            expect.entries.insert(
+                case.to_string(),
+                Expectation {
+                    expect: *kind,
+                    why: why.to_string(),
+                    line: *line,
+                },
+            );
+        }
+        Run {
+            command: format!("./{id}"),
+            id: id.into(),
+            hello: hello(id),
+            problem: None,
+            expectations: expect,
+            outcomes,
+            stale: Vec::new(),
+            warnings: Vec::new(),
+            restarts: 0,
+            unstartable: false,
+        }
+    }
+
+    /// Two implementations over five cases: every verdict once.
+    fn report() -> Report {
+        let cases = ["a/fine", "a/hint|cut", "b/broken", "b/crash", "b/skip"];
+        let corpus =
+            Outcome::Corpus("corpora/b/broken.jsonl:2:1: op \"render\" needs a started run".into());
+        let reference = run(
+            "disclose",
+            vec![
+                Outcome::Pass,
+                Outcome::Pass,
+                corpus.clone(),
+                Outcome::Pass,
+                Outcome::Pass,
+            ],
+            &[],
+        );
+        let mut port = run(
+            "port-ts",
+            vec![
+                Outcome::Pass,
+                Outcome::Fail {
+                    line: Some(4),
+                    op: Some("render".into()),
+                    message: "the transcript differs from \"golden/a/hint|cut.txt\"".into(),
+                    diff: disclose::golden::unified(
+                        b"=== 4 render 10\n- x: a\tb\n",
+                        b"=== 4 render 10\n- x: a b \n",
+                        "golden",
+                        "replay",
+                    ),
+                },
+                corpus,
+                Outcome::Errored(Trouble {
+                    what: "it closed stdout without answering; it exited with status 1".into(),
+                    offending: None,
+                    stderr: vec![
+                        "TypeError: undefined is not a function".into(),
+                        "    at pack (index.ts:40)".into(),
+                    ],
+                }),
+                Outcome::Skipped("no carried skills yet".into()),
+            ],
+            &[
+                ("a/fine", Expect::Fail, "was broken", 3),
+                ("b/skip", Expect::Skip, "no carried skills yet", 1),
+            ],
+        );
+        port.stale = vec![(
+            "a/renamed".into(),
+            Expectation {
+                expect: Expect::Fail,
+                why: "old name".into(),
+                line: 2,
+            },
+        )];
+        Report {
+            cases: cases
+                .iter()
+                .map(|c| (c.to_string(), format!("corpora/{c}.jsonl")))
+                .collect(),
+            runs: vec![reference, port],
+            corpus: "corpora".into(),
+            golden: "golden".into(),
+            partition: None,
+        }
+    }
+
+    #[test]
+    fn the_matrix_for_a_person() {
+        // Worst first: a corpus error on both, an error, a failure, an
+        // unexpected pass, then an expected skip; the tab and the trailing
+        // space of the diff are visible; every problem is said once.
+        insta::assert_snapshot!(report().human(Paint::Plain), @r#"
+        implementations:
+          disclose: disclose 1.2.0 (typescript), contract [2] (./disclose)
+          port-ts: port-ts 1.2.0 (typescript), contract [2] (./port-ts)
+        cells: pass; expected (failed or skipped as --expect says); FAIL; XPASS (passed, but --expect says otherwise); SKIP (skipped, not in --expect); ERRORED. Uppercase fails the run.
+
+        case        disclose  port-ts
+        b/broken    ERRORED   ERRORED
+        b/crash     pass      ERRORED
+        a/hint|cut  pass      FAIL
+        a/fine      pass      XPASS
+        b/skip      pass      expected
+
+        failures:
+
+        ERRORED b/broken (corpora/b/broken.jsonl), on every implementation
+          corpora/b/broken.jsonl:2:1: op "render" needs a started run
+
+        ERRORED b/crash on port-ts (corpora/b/crash.jsonl)
+          it closed stdout without answering; it exited with status 1
+          stderr (last 2 lines):
+            | TypeError: undefined is not a function
+            |     at pack (index.ts:40)
+
+        FAIL a/hint|cut on port-ts (corpora/a/hint|cut.jsonl)
+          line 4 (render): the transcript differs from "golden/a/hint|cut.txt"
+            --- golden
+            +++ replay
+            @@ -1,2 +1,2 @@
+             === 4 render 10
+            -- x: a␉b
+            +- x: a b·
+
+        XPASS a/fine on port-ts (corpora/a/fine.jsonl)
+          passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry
+
+        FAIL stale expectation of port-ts: expect.jsonl:2: case "a/renamed" is not in the corpus; remove the entry
+
+        disclose: 4 passed, 0 failed, 1 errored
+        port-ts: 0 passed, 3 failed, 2 errored, 1 expected
+        4 passed, 3 failed, 3 errored, 1 expected
+        "#);
+    }
+
+    #[test]
+    fn the_matrix_for_a_step_summary() {
+        // Only the cases not ok everywhere; the `|` of a case id escaped.
+        insta::assert_snapshot!(report().markdown(), @r#"
+        ## disclose check --impl
+
+        **4 passed, 3 failed, 3 errored, 1 expected**
+
+        | implementation | version | language | passed | failed | errored | skipped | expected |
+        |---|---|---|---:|---:|---:|---:|---:|
+        | disclose | 1.2.0 | typescript | 4 | 0 | 1 | 0 | 0 |
+        | port-ts | 1.2.0 | typescript | 0 | 3 | 2 | 0 | 1 |
+
+        ### Cases not passing everywhere, worst first
+
+        | case | disclose | port-ts |
+        |---|---|---|
+        | b/broken | ERRORED | ERRORED |
+        | b/crash | pass | ERRORED |
+        | a/hint\|cut | pass | FAIL |
+        | a/fine | pass | XPASS |
+
+        1 of 5 cases pass (or are expected) on every implementation.
+
+        ### Stale expectations
+
+        - port-ts: expect.jsonl:2: a/renamed is not in the corpus
+        "#);
+    }
+}
