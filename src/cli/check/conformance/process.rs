@@ -274,11 +274,14 @@ impl Drop for Process {
 
 /// Waits up to `limit` for the child to exit.
 fn wait(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let deadline = Instant::now() + limit;
+    // A limit past what the clock can represent is no limit.
+    let deadline = Instant::now().checked_add(limit);
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) if deadline.is_none_or(|d| Instant::now() < d) => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
             _ => return None,
         }
     }
