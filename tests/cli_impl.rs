@@ -24,77 +24,40 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+/// One trial per test function, named after it.
+macro_rules! trials {
+    ($($test:ident),* $(,)?) => {
+        vec![$(trial(stringify!($test), $test)),*]
+    };
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if std::env::var_os(adapter::ENV).is_some() {
         adapter::main(&args);
     }
-    let trials = vec![
-        trial("serve_passes_the_corpus", serve_passes_the_corpus),
-        trial(
-            "serve_speaks_the_protocol_by_hand",
-            serve_speaks_the_protocol_by_hand,
-        ),
-        trial(
-            "serve_refuses_a_broken_conversation",
-            serve_refuses_a_broken_conversation,
-        ),
-        trial("version_names_the_contract", version_names_the_contract),
-        trial(
-            "a_wrong_answer_fails_with_the_diff",
-            a_wrong_answer_fails_with_the_diff,
-        ),
-        trial(
-            "a_crash_mid_corpus_is_errored_and_restarted",
-            a_crash_mid_corpus_is_errored_and_restarted,
-        ),
-        trial(
-            "a_hang_past_the_timeout_is_errored",
-            a_hang_past_the_timeout_is_errored,
-        ),
-        trial(
-            "a_non_json_line_is_errored_with_its_bytes",
-            a_non_json_line_is_errored_with_its_bytes,
-        ),
-        trial(
-            "an_answer_for_another_case_is_errored",
-            an_answer_for_another_case_is_errored,
-        ),
-        trial("too_few_outputs_are_errored", too_few_outputs_are_errored),
-        trial(
-            "an_errored_answer_keeps_the_process",
-            an_errored_answer_keeps_the_process,
-        ),
-        trial(
-            "contract_1_ends_that_implementation_only",
-            contract_1_ends_that_implementation_only,
-        ),
-        trial(
-            "validate_protocol_catches_an_extra_field",
-            validate_protocol_catches_an_extra_field,
-        ),
-        trial(
-            "an_expected_failure_keeps_the_run_green",
-            an_expected_failure_keeps_the_run_green,
-        ),
-        trial(
-            "stale_entries_and_unexpected_passes_fail",
-            stale_entries_and_unexpected_passes_fail,
-        ),
-        trial("skips_need_an_expectation", skips_need_an_expectation),
-        trial(
-            "a_malformed_session_is_a_corpus_error_never_sent",
-            a_malformed_session_is_a_corpus_error_never_sent,
-        ),
-        trial(
-            "a_matrix_of_two_and_its_reports",
-            a_matrix_of_two_and_its_reports,
-        ),
-        trial(
-            "diff_report_names_changed_cells",
-            diff_report_names_changed_cells,
-        ),
-        trial("usage_and_io_errors_exit_2", usage_and_io_errors_exit_2),
+    let trials = trials![
+        serve_passes_the_corpus,
+        serve_speaks_the_protocol_by_hand,
+        serve_refuses_a_broken_conversation,
+        version_names_the_contract,
+        a_wrong_answer_fails_with_the_diff,
+        a_crash_mid_corpus_is_errored_and_restarted,
+        a_failed_restart_ends_that_run_without_losing_a_case,
+        a_hang_past_the_timeout_is_errored,
+        a_non_json_line_is_errored_with_its_bytes,
+        an_answer_for_another_case_is_errored,
+        too_few_outputs_are_errored,
+        an_errored_answer_keeps_the_process,
+        contract_1_ends_that_implementation_only,
+        validate_protocol_catches_an_extra_field,
+        an_expected_failure_keeps_the_run_green,
+        stale_entries_and_unexpected_passes_fail,
+        skips_need_an_expectation,
+        a_malformed_session_is_a_corpus_error_never_sent,
+        a_matrix_of_two_and_its_reports,
+        diff_report_names_changed_cells,
+        usage_and_io_errors_exit_2,
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit();
 }
@@ -459,6 +422,24 @@ fn a_crash_mid_corpus_is_errored_and_restarted() {
         assert_eq!(run.row(case), ["pass"]);
     }
     assert_eq!(run.last_line(), "3 passed, 0 failed, 1 errored");
+}
+
+fn a_failed_restart_ends_that_run_without_losing_a_case() {
+    let project = Project::new();
+    let run = project.check(&["--impl", &adapter("crash-for-good", "suite/beta")]);
+    let out = run.stdout();
+    assert_eq!(run.code(), Some(1), "{out}");
+    assert!(
+        out.contains("\nERRORED adapter: its hello failed: it closed stdout without answering; it exited with status 7; it was restarted after suite/beta errored; its remaining cases were not run\n  stderr (last lines):\n    | adapter: refusing to start again\n"),
+        "{out}"
+    );
+    assert_eq!(run.row("suite/alpha"), ["pass"]);
+    for case in ["suite/beta", "suite/delta", "suite/epsilon"] {
+        assert_eq!(run.row(case), ["ERRORED"], "{out}");
+    }
+    assert_eq!(project.sent(), ["suite/alpha", "suite/beta"]);
+    // Every cell is counted: nothing silently missing.
+    assert_eq!(run.last_line(), "1 passed, 0 failed, 3 errored");
 }
 
 fn a_hang_past_the_timeout_is_errored() {

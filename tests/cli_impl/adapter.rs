@@ -5,7 +5,8 @@
 //! with [`ENV`] set, so it needs nothing installed and is never shipped.
 //!
 //! `ADAPTER BEHAVIOUR [CASE]`: the behaviour applies to CASE only (to every
-//! case for `skip-all`, to the hello for `contract1`). Every message read is
+//! case for `skip-all`, to the hello for `contract1`; `crash-for-good`
+//! crashes on CASE and then refuses every restart). Every message read is
 //! checked against its schema in `docs/protocol/`, and so is every message
 //! written: a harness message that breaks its schema makes the adapter
 //! exit 3, so a test sees it as a crash.
@@ -63,6 +64,10 @@ pub fn main(args: &[String]) -> ! {
         match message["cmd"].as_str() {
             Some("hello") => {
                 check("hello.schema.json", &message);
+                if behaviour == "crash-for-good" && crashed_before(target) {
+                    eprintln!("adapter: refusing to start again");
+                    std::process::exit(7);
+                }
                 let contract = if behaviour == "contract1" { 1 } else { 2 };
                 say(
                     &json!({"implementation": {"name": "adapter", "version": "0.0.1", "language": "rust"}, "contract": [contract]}),
@@ -96,6 +101,14 @@ pub fn main(args: &[String]) -> ! {
     std::process::exit(0)
 }
 
+/// Whether the target case was already sent (to a process that crashed).
+fn crashed_before(target: Option<&str>) -> bool {
+    let sent = std::env::var_os(LOG)
+        .and_then(|log| std::fs::read_to_string(log).ok())
+        .unwrap_or_default();
+    target.is_some_and(|t| sent.lines().any(|l| l == t))
+}
+
 fn answer(behaviour: &str, targeted: bool, case: &str, ops: &[Value]) {
     if behaviour == "skip-all" {
         say(
@@ -122,7 +135,7 @@ fn answer(behaviour: &str, targeted: bool, case: &str, ops: &[Value]) {
                 "outputs.schema.json",
             );
         }
-        "crash" => {
+        "crash" | "crash-for-good" => {
             eprintln!("adapter: about to crash on {case}");
             std::process::exit(101);
         }
