@@ -448,12 +448,12 @@ fn a_hang_past_the_timeout_is_errored() {
         "--impl",
         &adapter("hang", "suite/alpha"),
         "--timeout",
-        "0.5",
+        "2.5",
     ]);
     let out = run.stdout();
     assert_eq!(run.code(), Some(1), "{out}");
     assert!(
-        out.contains("\nERRORED suite/alpha on adapter (corpora/suite/alpha.jsonl)\n  no answer within 0.5 s\n"),
+        out.contains("\nERRORED suite/alpha on adapter (corpora/suite/alpha.jsonl)\n  no answer within 2.5 s\n"),
         "{out}"
     );
     assert_eq!(project.sent(), ALL);

@@ -27,7 +27,7 @@ const STDERR_LINE_MAX: usize = 1000;
 pub const LINE_MAX: usize = 256 * 1024 * 1024;
 /// How long a dying process gets to finish writing stderr, and a process
 /// that was told `bye` gets to exit before it is killed, at least.
-const GRACE: Duration = Duration::from_millis(500);
+const GRACE: Duration = Duration::from_secs(2);
 
 /// How the harness talks to implementations.
 #[derive(Clone, Debug)]
