@@ -22,8 +22,9 @@ use crate::transcript::{self, Block, DecodeError};
 /// Lines of context around each change in a diff.
 pub const CONTEXT_LINES: usize = 3;
 
-/// Stands for a tab in a visible line.
-pub const TAB: char = '→';
+/// Stands for a tab in a visible line: its Unicode control picture, like
+/// every other C0 control (not `→`, which the reports use for "became").
+pub const TAB: char = '␉';
 /// Stands for a carriage return in a visible line.
 pub const CARRIAGE_RETURN: char = '␍';
 /// Stands for each trailing space of a visible line.
@@ -201,22 +202,33 @@ fn framed(block: Option<&Block<'_>>) -> Vec<u8> {
 /// A unified diff of two byte strings, golden (`-`) to actual (`+`), each
 /// line made visible first.
 pub fn diff(golden: &[u8], actual: &[u8]) -> String {
-    let old = visible(golden);
-    let new = visible(actual);
+    unified(golden, actual, "golden", "replay")
+}
+
+/// A unified diff of two byte strings under the given labels, with
+/// [`CONTEXT_LINES`] of context, each line made [`visible`] first: the one
+/// way every report of the harness (`check`, `check --impl`, `diff`) shows
+/// a difference.
+pub fn unified(old: &[u8], new: &[u8], old_label: &str, new_label: &str) -> String {
+    let old = visible(old);
+    let new = visible(new);
     TextDiff::from_lines(old.as_str(), new.as_str())
         .unified_diff()
         .context_radius(CONTEXT_LINES)
-        .header("golden", "replay")
+        .header(old_label, new_label)
         .to_string()
 }
 
 /// `bytes` with every invisible byte made visible, one visible line per
 /// line of `bytes`, each ending in `\n`:
 ///
-/// - a tab is `→`, a carriage return `␍`, each trailing space `·` (also
+/// - every control character is its Unicode control picture (a tab `␉`, a
+///   carriage return `␍`, `␀`, `␛`, `␡`); each trailing space is `·` (also
 ///   before a final `\r`);
-/// - another control character is its Unicode control picture (`␀`, `␛`,
-///   `␡`); other whitespace and zero-width characters are `⟨U+XXXX⟩`;
+/// - other whitespace (a no-break space), other control characters, and
+///   characters that draw nothing (zero-width spaces and joiners, bidi
+///   controls, the soft hyphen, variation selectors: Unicode's
+///   Default_Ignorable_Code_Point) are `⟨U+XXXX⟩`;
 /// - a byte that is not part of valid UTF-8 is `\xNN`;
 /// - bytes without a final `\n` end with the line `\ no newline at end`.
 pub fn visible(bytes: &[u8]) -> String {
@@ -268,14 +280,23 @@ fn visible_char(out: &mut String, c: char) {
         '\u{0}'..='\u{1f}' => out.extend(char::from_u32(0x2400 + u32::from(c))),
         '\u{7f}' => out.push('␡'),
         ' ' => out.push(' '),
-        '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => {
-            let _ = write!(out, "⟨U+{:04X}⟩", u32::from(c));
-        }
-        c if c.is_whitespace() || c.is_control() => {
+        c if c.is_whitespace() || c.is_control() || draws_nothing(c) => {
             let _ = write!(out, "⟨U+{:04X}⟩", u32::from(c));
         }
         c => out.push(c),
     }
+}
+
+/// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt,
+/// Unicode 15): characters a terminal draws as nothing, so two lines that
+/// differ only by one look the same.
+fn draws_nothing(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+        | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
+        | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}' | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
 }
 
 #[cfg(test)]
@@ -334,7 +355,7 @@ mod tests {
         let mismatch = compare(golden.as_bytes(), replay.as_bytes()).unwrap();
         assert_eq!(
             mismatch.diff,
-            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 2 describe 6\n-a→b·␍\n+a→b␍·\n"
+            "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 2 describe 6\n-a␉b·␍\n+a␉b␍·\n"
         );
     }
 
@@ -453,6 +474,13 @@ mod tests {
             "a⟨U+00A0⟩b⟨U+200B⟩\n\\ no newline at end\n"
         );
         assert_eq!(visible(b"\xe2\x80x\n"), "\\xE2\\x80x\n");
+        // A soft hyphen, a right-to-left override and a variation selector
+        // draw nothing on a terminal.
+        assert_eq!(
+            visible("a\u{ad}b\u{202e}c\u{fe0f}\n".as_bytes()),
+            "a⟨U+00AD⟩b⟨U+202E⟩c⟨U+FE0F⟩\n"
+        );
+        assert_eq!(visible("é 漢字 ✓\n".as_bytes()), "é 漢字 ✓\n");
     }
 
     #[test]

@@ -53,7 +53,7 @@
 //!
 //! - With `default-features = false`, the crate is the catalog and the pure
 //!   session, replay, transcript, recording and import core; it depends on
-//!   `serde_json`, `jsonschema`, `blake3` and `zmij` only.
+//!   `serde_json`, `jsonschema`, `blake3`, `zmij` and `strsim` only.
 //! - `testkit` adds `generate` (proptest strategies for declarations and
 //!   whole sessions) and `fuzzing` (the driver of `disclose fuzz`).
 //! - `cli` (the default) adds `testkit`, `golden` (a transcript against its
@@ -124,6 +124,11 @@ pub const QUERY_MAX_BYTES: usize = 256;
 pub const NEAREST_NAMES: usize = 3;
 /// SPEC §16: a minted name is 1 to this many bytes.
 pub const NAME_MAX_BYTES: usize = 64;
+
+/// The version of the contract (SPEC §17) this library implements and the
+/// shipped corpus is blessed against. `disclose --version` prints it, and
+/// `disclose check --impl` runs only implementations whose `hello` lists it.
+pub const CONTRACT_VERSION: u32 = 2;
 
 /// The name of the guide door.
 pub const DESCRIBE: &str = "describe";

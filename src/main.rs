@@ -9,10 +9,21 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory as _, FromArgMatches as _};
 
 fn main() -> ExitCode {
-    let args = match cli::args::Cli::try_parse() {
+    // `disclose --version` names the contract too (SPEC §17).
+    let version = format!(
+        "{} (contract {})",
+        env!("CARGO_PKG_VERSION"),
+        disclose::CONTRACT_VERSION
+    );
+    let parsed = cli::args::Cli::command()
+        // Built once per process; clap takes a `&'static str`.
+        .version(&*version.leak())
+        .try_get_matches()
+        .and_then(|matches| cli::args::Cli::from_arg_matches(&matches));
+    let args = match parsed {
         Ok(args) => args,
         Err(error) => {
             let code = if error.use_stderr() {

@@ -222,18 +222,19 @@ fn a_corrupted_golden_names_session_line_and_op_and_shows_the_diff() {
 #[test]
 fn invisible_bytes_in_a_corrupted_golden_are_made_visible() {
     let project = Project::passing();
-    // A trailing space and a CR: the golden no longer frames correctly, and
-    // the diff still points at the render block.
+    // A tab, a trailing space and a CR, shown as `disclose diff` shows them
+    // (README, "How invisible bytes are shown"): the golden no longer
+    // frames correctly, and the diff still points at the render block.
     project.golden(
         "suite/alpha",
-        &alpha_golden().replace("mode: chat\n", "mode: chat \r\n"),
+        &alpha_golden().replace("mode: chat\n", "mode:\tchat \r\n"),
     );
     let run = project.check(&[]);
     assert_eq!(run.code(), Some(1));
     let out = run.stdout();
     assert!(out.contains("  line 4 (render): "), "{out}");
     assert!(
-        out.contains("    -mode: chat·␍\n    +mode: chat\n"),
+        out.contains("    -mode:␉chat·␍\n    +mode: chat\n"),
         "{out}"
     );
 }

@@ -261,18 +261,18 @@ fn added_and_removed_sessions() {
 #[test]
 fn invisible_bytes_are_made_visible() {
     let old = transcript(&[(2, "describe", "tool x\nsame\n")]);
-    let new = transcript(&[(2, "describe", "tool x\r\nsame \n\tend")]);
+    let new = transcript(&[(2, "describe", "tool x\r\nsame \n\tend\u{a0}")]);
     let dir = trees(&[("i.txt", &old)], &[("i.txt", &new)]);
     let text = stdout(&diff(dir.path(), &[]));
     assert!(
         text.contains(concat!(
-            "    @@ -1,2 +1,3 @@\n",
+            "    @@ -1,2 +1,4 @@\n",
             "    -tool x\n",
             "    -same\n",
-            "    +tool x\u{240d}\n",
+            "    +tool x␍\n",
             "    +same·\n",
-            "    +\u{2409}end\n",
-            "    \\ No newline at end of block\n",
+            "    +␉end⟨U+00A0⟩\n",
+            "    +\\ no newline at end\n",
         )),
         "{text}"
     );
@@ -326,13 +326,13 @@ fn markdown_for_a_pull_request_comment() {
     let headroom = 1024 - (HEADER.len() + "- x__get: Get a thing.\n".len());
     assert!(text.starts_with("### disclose diff\n\n**1 changed, 1 added, 1 removed, 0 unchanged; the cached prefix changed in 1 session: a prompt-cache miss for every run like it**\n\n| session | status | prefix | render | tool_defs | index headroom | refusals | digests changed |\n|---|---|---|---|---|---|---|---|\n"), "{text}");
     assert!(text.contains(&format!(
-        "| `a.txt` | changed | **changed: cache miss** | {render} B → {} B (+2) | {} B | {headroom} B → {} B (-2) |  |  |\n",
+        "| a.txt | changed | **changed: cache miss** | {render} B → {} B (+2) | {} B | {headroom} B → {} B (-2) |  |  |\n",
         render + 2,
         TOOL_DEFS.len(),
         headroom - 2
     )), "{text}");
-    assert!(text.contains("| `b.txt` | removed | | | | | | |\n"));
-    assert!(text.contains("| `c.txt` | added | | | | | | |\n"));
+    assert!(text.contains("| b.txt | removed | | | | | | |\n"));
+    assert!(text.contains("| c.txt | added | | | | | | |\n"));
     assert!(text.contains("<details><summary>a.txt: first divergence: line 4 render: output differs</summary>\n\n```diff\n--- old line 4 render\n"), "{text}");
     assert!(
         text.ends_with("+- x__get: Get one thing.\n```\n\n</details>\n"),

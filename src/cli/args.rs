@@ -31,6 +31,11 @@ pub enum Command {
     Import(super::import::ImportArgs),
     /// Request bytes per session under the dormant, eager and deferred strategies.
     Cost(super::cost::CostArgs),
+    /// Serve this library over the conformance protocol on stdin/stdout.
+    Serve,
+    /// Which cases changed state, per implementation, between two
+    /// `check --json` reports.
+    DiffReport(super::diff_report::DiffReportArgs),
 }
 
 /// `disclose replay`.

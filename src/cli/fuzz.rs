@@ -7,7 +7,6 @@
 //! person watching) and the file it writes. Everything on stdout except the
 //! throughput line is a function of `--seed`, `--cases` and `--mutant`.
 
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -15,6 +14,7 @@ use anyhow::{Context, Result};
 use disclose::fuzzing::{self, Failure, Fuzz, MUTANTS, Rules, Tally};
 use disclose::refusal::vocabulary;
 
+use super::term::Progress;
 use super::{Exit, emit};
 
 /// `disclose fuzz`.
@@ -82,11 +82,9 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     let deadline = args
         .time
         .and_then(|secs| started.checked_add(Duration::from_secs(secs)));
-    let progress = progress_bar(cases, args.time.is_some());
+    let progress = progress(cases, args.time.is_some());
     let keep_going = |done: u64| {
-        if let Some(bar) = &progress {
-            bar.set_position(done);
-        }
+        progress.set(done);
         deadline.is_none_or(|d| Instant::now() < d)
     };
     // A panic is a finding, caught and reported by the driver; the default
@@ -95,9 +93,7 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     std::panic::set_hook(Box::new(|_| {}));
     let report = fuzz.run(&keep_going);
     std::panic::set_hook(hook);
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let elapsed = started.elapsed();
 
     let checked = report
@@ -138,27 +134,15 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// A bar on stderr for a person watching a long run; nothing in CI or when
-/// stderr is not a terminal.
-fn progress_bar(cases: u64, timed: bool) -> Option<indicatif::ProgressBar> {
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
-    if ci || !std::io::stderr().is_terminal() || (cases <= fuzzing::CHUNK && !timed) {
-        return None;
-    }
-    let bar = if cases == u64::MAX {
-        indicatif::ProgressBar::new_spinner()
+/// A bar (a spinner when the run is unbounded) for a person watching a
+/// long run; see [`super::term`] for when one is drawn.
+fn progress(cases: u64, timed: bool) -> Progress {
+    let long = cases > fuzzing::CHUNK || timed;
+    if cases == u64::MAX {
+        Progress::spinner("sessions", long)
     } else {
-        indicatif::ProgressBar::new(cases)
-    };
-    let template = if cases == u64::MAX {
-        "{spinner} {pos} sessions {elapsed}"
-    } else {
-        "{bar:40} {pos}/{len} sessions {elapsed}"
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-        bar.set_style(style);
+        Progress::bar(cases, "sessions", long)
     }
-    Some(bar)
 }
 
 /// What the passing cases covered: evidence that the generator reaches the

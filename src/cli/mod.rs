@@ -6,9 +6,14 @@ mod check;
 mod corpus;
 mod cost;
 mod diff;
+mod diff_report;
 mod fuzz;
 mod import;
+mod markdown;
+mod protocol;
 mod replay;
+mod serve;
+mod term;
 
 use std::process::ExitCode;
 
@@ -42,6 +47,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Import(args) => import::run(&args),
         Command::Cost(args) => cost::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Serve => serve::run(),
+        Command::DiffReport(args) => diff_report::run(&args),
         Command::Vocab => {
             emit(&disclose::vocabulary_text())?;
             Ok(Exit::Pass)

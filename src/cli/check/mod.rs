@@ -22,20 +22,22 @@ use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use super::corpus::{self, Loaded, SessionFile};
+use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
 use partition::Partition;
 use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
-use term::{Paint, Progress};
 
 // Declared here rather than in `cli/mod.rs`, which this command does not
 // own; they are `check`'s alone.
+mod conformance;
 mod partition;
 mod report;
-mod term;
 
 /// The vocabulary golden's name under the golden directory (SPEC §9).
 const VOCABULARY: &str = "vocabulary";
 const DEFAULT_CORPUS: &str = "corpora";
+/// A run with more sessions than this shows a progress bar on a terminal.
+const PROGRESS_OVER: usize = 300;
 const DEFAULT_GOLDEN: &str = "golden";
 /// How a person blesses; printed with every blessable failure.
 const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
@@ -59,12 +61,29 @@ pub struct CheckArgs {
     /// Write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Write a Markdown summary (for a CI step summary) to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write a Markdown summary (for a CI step summary) to FILE; with
+    /// --impl, the matrix.
+    #[arg(long, visible_alias = "markdown", value_name = "FILE")]
     pub summary: Option<PathBuf>,
     /// Check only this machine's share: `hash:K/N`, 1 <= K <= N.
     #[arg(long, value_name = "hash:K/N")]
     pub partition: Option<String>,
+    /// Run the corpus through another implementation over the protocol of
+    /// docs/protocol.md instead of this library: CMD is split like a shell
+    /// would split it and run without one. Repeatable: a matrix.
+    #[arg(long = "impl", value_name = "CMD", conflicts_with = "bless")]
+    pub impls: Vec<String>,
+    /// With --impl: the expectations (JSON Lines) of the n-th --impl, in
+    /// the same order; one per --impl when given.
+    #[arg(long, value_name = "FILE", requires = "impls")]
+    pub expect: Vec<PathBuf>,
+    /// With --impl: seconds one case (or the hello) may take [default: 10].
+    #[arg(long, value_name = "SECONDS", requires = "impls")]
+    pub timeout: Option<f64>,
+    /// With --impl: check every message, both ways, against the protocol's
+    /// JSON Schemas.
+    #[arg(long, requires = "impls")]
+    pub validate_protocol: bool,
 }
 
 /// What happens to goldens.
@@ -130,6 +149,26 @@ impl Config {
 
 /// Runs `disclose check`.
 pub fn run(args: &CheckArgs) -> Result<Exit> {
+    if !args.impls.is_empty() {
+        let partition = args
+            .partition
+            .as_deref()
+            .map(Partition::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?;
+        return conformance::run(&conformance::Request {
+            dir: &args.dir,
+            golden: &args.golden,
+            commands: &args.impls,
+            expect: &args.expect,
+            timeout: args.timeout,
+            validate: args.validate_protocol,
+            partition,
+            json: args.json.as_deref(),
+            junit: args.junit.as_deref(),
+            markdown: args.summary.as_deref(),
+        });
+    }
     let config = Config::resolve(args)?;
     let files = corpus::discover(&config.dir)?;
     if files.is_empty() {
@@ -149,7 +188,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
     let orphans = orphans(&config, &names)?;
     let mine: Vec<&SessionFile> = files.iter().filter(|f| config.holds(f.name())).collect();
 
-    let progress = Progress::start(mine.len());
+    let progress = Progress::bar(mine.len() as u64, "sessions", mine.len() > PROGRESS_OVER);
     let mut cases: Vec<Case> = mine
         .par_iter()
         .map(|file| {
@@ -464,16 +503,10 @@ fn io_failure(error: &anyhow::Error) -> Failure {
     failure(FailureKind::Io, format!("{error:#}"))
 }
 
-/// `path` as one shell word: bare when it is plainly safe, else single-quoted.
+/// `path` as one shell word (quoted only when it needs to be), for a
+/// command a person can paste.
 fn shell_word(path: &Path) -> String {
     let text = path.display().to_string();
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c));
-    if plain {
-        text
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
+    // A path cannot hold NUL, the one thing `shlex` refuses to quote.
+    shlex::try_quote(&text).map_or(text.clone(), |quoted| quoted.into_owned())
 }

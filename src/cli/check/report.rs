@@ -13,7 +13,8 @@ use disclose::DORMANT_INDEX_CEILING;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{Value, json};
 
-use super::term::Paint;
+use crate::cli::markdown::cell;
+use crate::cli::term::Paint;
 
 /// The sessions with the least index headroom listed by `--summary`.
 pub const TIGHTEST: usize = 10;
@@ -494,13 +495,6 @@ fn where_and_what(failure: &Failure) -> String {
     }
 }
 
-/// Text safe inside a Markdown table cell.
-fn cell(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -584,12 +578,5 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| modes/switch | 9 | 1024 | 0 |"), "{md}");
-    }
-
-    #[test]
-    fn colour_wraps_status_words_only_when_asked() {
-        assert_eq!(Paint::Plain.bad("FAIL"), "FAIL");
-        assert_eq!(Paint::Colour.bad("FAIL"), "\x1b[31mFAIL\x1b[0m");
-        assert_eq!(Paint::Colour.good("pass"), "\x1b[32mpass\x1b[0m");
     }
 }

@@ -8,6 +8,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::cli::markdown::{cell, html};
+
 use super::session::{Change, Divergence, Sizes, TranscriptChange};
 use super::{Entry, Status};
 
@@ -291,21 +293,6 @@ pub fn json(old: &Path, new: &Path, entries: &[Entry]) -> String {
     format!("{report:#}\n")
 }
 
-/// A table cell: no pipes, no newlines, code-quoted.
-fn cell(text: &str) -> String {
-    if text.is_empty() {
-        return String::new();
-    }
-    let text = text.replace('|', "\\|").replace('\n', " ");
-    let ticks = "`".repeat(longest_run(&text, '`') + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
-    format!("{ticks}{pad}{text}{pad}{ticks}")
-}
-
 fn longest_run(text: &str, c: char) -> usize {
     let (mut best, mut run) = (0, 0);
     for ch in text.chars() {
@@ -341,7 +328,7 @@ pub fn markdown(entries: &[Entry]) -> String {
                 }
                 Change::Undecodable { side, error } => format!(
                     "| {name} | changed: the {side} transcript does not decode ({}) | | | | | | |",
-                    html(error)
+                    cell(error)
                 ),
                 Change::Transcript(t) => format!(
                     "| {name} | changed | {} | {} | {} | {} | {} | {} |",
@@ -387,10 +374,4 @@ pub fn markdown(entries: &[Entry]) -> String {
         );
     }
     out
-}
-
-fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

@@ -7,12 +7,11 @@
 //! does not print.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use disclose::DORMANT_INDEX_CEILING;
+use disclose::golden::unified;
 use disclose::invariants::index_of;
 use disclose::transcript::{self, Block, MAGIC};
-use similar::{ChangeTag, TextDiff};
 
 /// How two differing files differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +39,8 @@ pub struct Divergence {
     pub old: Option<(usize, String)>,
     /// The new block's line and op.
     pub new: Option<(usize, String)>,
-    /// A unified diff of the two blocks' outputs.
+    /// A unified diff of the two blocks' outputs, invisible bytes made
+    /// visible ([`disclose::golden::visible`]).
     pub diff: String,
 }
 
@@ -108,12 +108,7 @@ pub fn compare(old: &[u8], new: &[u8]) -> Change {
     let is_transcript = |b: &[u8]| b.starts_with(MAGIC.as_bytes());
     if !is_transcript(old) && !is_transcript(new) {
         return Change::Text {
-            diff: unified(
-                &String::from_utf8_lossy(old),
-                &String::from_utf8_lossy(new),
-                "old",
-                "new",
-            ),
+            diff: unified(old, new, "old", "new"),
         };
     }
     let old_blocks = match transcript::decode(old) {
@@ -174,22 +169,18 @@ fn compare_blocks(old: &[Block<'_>], new: &[Block<'_>]) -> TranscriptChange {
     }
 }
 
-fn divergence(old: &[Block<'_>], new: &[Block<'_>]) -> Option<Divergence> {
+fn divergence<'a>(old: &[Block<'a>], new: &[Block<'a>]) -> Option<Divergence> {
     let at = (0..old.len().max(new.len())).find(|i| old.get(*i) != new.get(*i))?;
     let (a, b) = (old.get(at), new.get(at));
     let label = |side: &str, block: Option<&Block<'_>>| match block {
         Some(block) => format!("{side} line {} {}", block.line, block.op),
         None => format!("{side} (no block)"),
     };
-    let text = |block: Option<&Block<'_>>| {
-        block.map_or(String::new(), |b| {
-            String::from_utf8_lossy(b.output).into_owned()
-        })
-    };
+    let text = |block: Option<&Block<'a>>| block.map_or(&[][..], |b| b.output);
     Some(Divergence {
         old: a.map(|b| (b.line, b.op.to_string())),
         new: b.map(|b| (b.line, b.op.to_string())),
-        diff: unified(&text(a), &text(b), &label("old", a), &label("new", b)),
+        diff: unified(text(a), text(b), &label("old", a), &label("new", b)),
     })
 }
 
@@ -279,82 +270,4 @@ fn digest_changes(old: &[Block<'_>], new: &[Block<'_>]) -> Vec<DigestChange> {
             })
         })
         .collect()
-}
-
-/// A unified diff of `old` and `new` by line, three lines of context, with
-/// invisible bytes made visible (see [`visible`]).
-pub fn unified(old: &str, new: &str, old_label: &str, new_label: &str) -> String {
-    let diff = TextDiff::from_lines(old, new);
-    let mut out = format!("--- {old_label}\n+++ {new_label}\n");
-    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
-        let _ = writeln!(out, "{}", hunk.header());
-        for change in hunk.iter_changes() {
-            let sign = match change.tag() {
-                ChangeTag::Delete => '-',
-                ChangeTag::Insert => '+',
-                ChangeTag::Equal => ' ',
-            };
-            let value = change.value();
-            let (body, ended) = value
-                .strip_suffix('\n')
-                .map_or((value, false), |body| (body, true));
-            out.push(sign);
-            out.push_str(&visible(body));
-            out.push('\n');
-            if !ended {
-                out.push_str("\\ No newline at end of block\n");
-            }
-        }
-    }
-    out
-}
-
-/// One line with what a reader cannot see shown: control characters as
-/// their Unicode control pictures (`\r` as `␍`, tab as `␉`), trailing spaces
-/// as `·`, and other invisible or non-ASCII whitespace as `<U+XXXX>`.
-pub fn visible(line: &str) -> String {
-    let kept = line.trim_end_matches(' ');
-    let mut out = String::with_capacity(line.len());
-    for c in kept.chars() {
-        match c {
-            '\u{0}'..='\u{1f}' => {
-                out.push(char::from_u32(0x2400 + u32::from(c)).unwrap_or('?'));
-            }
-            '\u{7f}' => out.push('\u{2421}'),
-            ' ' => out.push(' '),
-            '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => {
-                let _ = write!(out, "<U+{:04X}>", u32::from(c));
-            }
-            c if c.is_whitespace() => {
-                let _ = write!(out, "<U+{:04X}>", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    for _ in kept.len()..line.len() {
-        out.push('·');
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn visible_shows_what_a_terminal_hides() {
-        assert_eq!(visible("a\tb\r"), "a\u{2409}b\u{240d}");
-        assert_eq!(visible("end  "), "end··");
-        assert_eq!(visible("no\u{a0}break\u{200b}"), "no<U+00A0>break<U+200B>");
-        assert_eq!(visible("plain text"), "plain text");
-    }
-
-    #[test]
-    fn a_missing_final_newline_is_named() {
-        let diff = unified("a\n", "a", "old", "new");
-        assert_eq!(
-            diff,
-            "--- old\n+++ new\n@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of block\n"
-        );
-    }
 }

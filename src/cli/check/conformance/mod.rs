@@ -1,0 +1,628 @@
+//! `disclose check --impl CMD`: the corpus run through other
+//! implementations over the protocol of `docs/protocol.md`, each judged
+//! against the goldens byte for byte.
+//!
+//! Each implementation is started once and kept for the whole corpus, in a
+//! thread of its own, so several implementations run side by side. For
+//! each session that parses, the harness sends its op objects, frames the
+//! `outputs` it gets back into a SPEC §12 transcript with the op lines from
+//! the file, and compares that with the golden exactly as `check` does. A
+//! crash, a hang, a line that is not JSON or not one of the three answers,
+//! or an answer for another case errs that case: the process is killed and
+//! restarted, and the run goes on. Malformed sessions and missing goldens
+//! are corpus errors and are never sent. Nothing here judges the library
+//! in this crate: orphans, the vocabulary and I1–I8 are the in-process
+//! `check`'s.
+
+mod expect;
+mod process;
+mod report;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use disclose::replay::{Outcome as StepOutcome, Step};
+use disclose::session::{self, Session};
+use disclose::{golden, transcript};
+
+use super::partition::Partition;
+use crate::cli::corpus::{self, SessionFile};
+use crate::cli::protocol::{self, Answer, HelloReply, Kind};
+use crate::cli::term::{Paint, Progress};
+use crate::cli::{Exit, emit};
+pub use expect::{Expect, Expectation, Expectations};
+use process::{Message, Process, Settings, Trouble};
+use report::Report;
+
+/// The default `--timeout`.
+pub const DEFAULT_TIMEOUT: f64 = 10.0;
+
+/// What `check --impl` was asked to do.
+pub struct Request<'a> {
+    /// The corpus directory.
+    pub dir: &'a Path,
+    /// The golden directory.
+    pub golden: &'a Path,
+    /// Each `--impl`, as given.
+    pub commands: &'a [String],
+    /// Each `--expect`, in `--impl` order.
+    pub expect: &'a [PathBuf],
+    /// `--timeout`, in seconds.
+    pub timeout: Option<f64>,
+    /// `--validate-protocol`.
+    pub validate: bool,
+    /// `--partition`.
+    pub partition: Option<Partition>,
+    /// `--json FILE`.
+    pub json: Option<&'a Path>,
+    /// `--junit FILE`.
+    pub junit: Option<&'a Path>,
+    /// `--summary FILE` (`--markdown FILE`).
+    pub markdown: Option<&'a Path>,
+}
+
+/// One case on one implementation: what happened, before expectations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The transcript is the golden's, byte for byte.
+    Pass,
+    /// The transcript differs from the golden.
+    Fail {
+        /// The first differing block's op line.
+        line: Option<usize>,
+        /// Its op.
+        op: Option<String>,
+        /// What differs.
+        message: String,
+        /// The first differing block's diff, invisible bytes visible.
+        diff: String,
+    },
+    /// The implementation answered `skipped`.
+    Skipped(String),
+    /// The implementation answered `errored`, or broke the protocol.
+    Errored(Trouble),
+    /// The implementation never ran it (its `hello` failed, or it could not
+    /// be restarted); the implementation's problem says why.
+    NotRun,
+    /// The session cannot be run anywhere: malformed, or without a golden.
+    Corpus(String),
+    /// The session or its golden could not be read (exit 2).
+    Io(String),
+}
+
+/// One implementation's run.
+pub struct Run {
+    /// `--impl` as given.
+    pub command: String,
+    /// Its stable id in reports: the hello name, made unique.
+    pub id: String,
+    /// Its hello reply, when it gave a usable one.
+    pub hello: Option<HelloReply>,
+    /// Why some or all of its cases were not run.
+    pub problem: Option<String>,
+    /// Its `--expect`.
+    pub expectations: Expectations,
+    /// One per case, in corpus order.
+    pub outcomes: Vec<Outcome>,
+    /// Entries of its expectations naming no session of the corpus.
+    pub stale: Vec<(String, Expectation)>,
+    /// What it did wrong outside any case (at `bye`).
+    pub warnings: Vec<String>,
+    /// How many times it was restarted.
+    pub restarts: usize,
+    /// Whether it could not even be started (an I/O error, exit 2).
+    pub unstartable: bool,
+}
+
+/// Runs `check --impl`.
+pub fn run(request: &Request<'_>) -> Result<Exit> {
+    let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let timeout = Duration::try_from_secs_f64(timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .with_context(|| format!("--timeout takes a positive number of seconds, not {timeout}"))?;
+    let settings = Settings {
+        timeout,
+        validate: request.validate,
+    };
+    if !request.expect.is_empty() && request.expect.len() != request.commands.len() {
+        bail!(
+            "--expect is given {} times for {} --impl; give one per --impl, in the same order (an empty file for none)",
+            request.expect.len(),
+            request.commands.len()
+        );
+    }
+    let mut argvs = Vec::new();
+    for command in request.commands {
+        let argv = shlex::split(command)
+            .filter(|argv| !argv.is_empty())
+            .with_context(|| {
+                format!("--impl \"{command}\" is not a command (empty, or an unclosed quote)")
+            })?;
+        argvs.push(argv);
+    }
+    let mut expectations = Vec::new();
+    for i in 0..request.commands.len() {
+        expectations.push(match request.expect.get(i) {
+            Some(path) => expect::load(path)?,
+            None => Expectations::default(),
+        });
+    }
+    let files = corpus::discover(request.dir)?;
+    if files.is_empty() {
+        bail!(
+            "no sessions (*.jsonl) under \"{}\"; an empty corpus checks nothing",
+            request.dir.display()
+        );
+    }
+    let mine: Vec<&SessionFile> = files
+        .iter()
+        .filter(|f| request.partition.is_none_or(|p| p.holds(f.name())))
+        .collect();
+
+    let total = mine.len() * argvs.len();
+    let progress = Progress::bar(total as u64, "cases", total > 1);
+    let mut runs: Vec<Run> = std::thread::scope(|scope| {
+        let handles: Vec<_> = argvs
+            .iter()
+            .zip(request.commands)
+            .zip(expectations)
+            .map(|((argv, command), expectations)| {
+                let (mine, settings, progress) = (&mine, &settings, &progress);
+                scope.spawn(move || {
+                    drive(
+                        command,
+                        argv,
+                        expectations,
+                        mine,
+                        request.golden,
+                        settings,
+                        progress,
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(request.commands)
+            .map(|(handle, command)| handle.join().unwrap_or_else(|_| Run::broken(command)))
+            .collect()
+    });
+    progress.finish();
+
+    let names: std::collections::BTreeSet<&str> = files.iter().map(SessionFile::name).collect();
+    for run in &mut runs {
+        run.stale = run
+            .expectations
+            .entries
+            .iter()
+            .filter(|(case, _)| !names.contains(case.as_str()))
+            .map(|(case, entry)| (case.clone(), entry.clone()))
+            .collect();
+    }
+    name_runs(&mut runs);
+    let report = Report {
+        cases: mine
+            .iter()
+            .map(|f| (f.name().to_string(), f.path.display().to_string()))
+            .collect(),
+        runs,
+        corpus: request.dir.display().to_string(),
+        golden: request.golden.display().to_string(),
+        partition: request.partition.map(|p| p.to_string()),
+    };
+    emit(&report.human(Paint::detect()))?;
+    for run in &report.runs {
+        for warning in &run.warnings {
+            eprintln!("disclose: {}: {warning}", run.id);
+        }
+    }
+    let io: Vec<&str> = report.io_errors().collect();
+    for error in &io {
+        eprintln!("disclose: {error}");
+    }
+    if let Some(path) = request.json {
+        let text = serde_json::to_string_pretty(&report.json())?;
+        super::write_file(path, format!("{text}\n").as_bytes())?;
+    }
+    if let Some(path) = request.junit {
+        let xml = report
+            .junit()
+            .context("failed to serialize the JUnit report")?;
+        super::write_file(path, xml.as_bytes())?;
+    }
+    if let Some(path) = request.markdown {
+        super::write_file(path, report.markdown().as_bytes())?;
+    }
+    Ok(
+        if !io.is_empty() || report.runs.iter().any(|r| r.unstartable) {
+            Exit::Usage
+        } else if report.all_good() {
+            Exit::Pass
+        } else {
+            Exit::Fail
+        },
+    )
+}
+
+impl Run {
+    /// A run whose thread died (a bug in the harness, reported, not lost).
+    fn broken(command: &str) -> Run {
+        Run {
+            command: command.to_string(),
+            id: String::new(),
+            hello: None,
+            problem: Some(
+                "the harness thread running it panicked; its cases were not judged".into(),
+            ),
+            expectations: Expectations::default(),
+            outcomes: Vec::new(),
+            stale: Vec::new(),
+            warnings: Vec::new(),
+            restarts: 0,
+            unstartable: false,
+        }
+    }
+}
+
+/// Ids: the hello name, else the program's file name; a name taken by an
+/// earlier implementation gets `#2`, `#3`, ….
+fn name_runs(runs: &mut [Run]) {
+    let mut taken: Vec<String> = Vec::new();
+    for run in runs.iter_mut() {
+        let base = match &run.hello {
+            Some(hello) => hello.implementation.name.clone(),
+            None => shlex::split(&run.command)
+                .and_then(|argv| argv.into_iter().next())
+                .and_then(|program| {
+                    Path::new(&program)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                })
+                .unwrap_or_else(|| run.command.clone()),
+        };
+        let mut id = base.clone();
+        let mut n = 1;
+        while taken.contains(&id) {
+            n += 1;
+            id = format!("{base}#{n}");
+        }
+        taken.push(id.clone());
+        run.id = id;
+    }
+}
+
+/// A session ready to send: the run message, the op lines and names that
+/// frame the answer, and the golden it must equal.
+struct Prepared {
+    message: String,
+    frame: Vec<(usize, &'static str)>,
+    golden_path: PathBuf,
+    golden: Vec<u8>,
+}
+
+enum Prep {
+    Ready(Prepared),
+    Corpus(String),
+    Io(String),
+}
+
+/// Reads a session and its golden. Only a session that parses is sent; its
+/// ops go out as the file's own text, one object per op.
+fn prepare(file: &SessionFile, golden_dir: &Path) -> Prep {
+    let bytes = match std::fs::read(&file.path) {
+        Ok(bytes) => bytes,
+        Err(e) => return Prep::Io(format!("failed to read \"{}\": {e}", file.path.display())),
+    };
+    let session = match session::parse(&bytes) {
+        Ok(session) => session,
+        Err(error) => {
+            return Prep::Corpus(format!(
+                "{}:{error} (a malformed session is sent to no implementation)",
+                file.path.display()
+            ));
+        }
+    };
+    let golden_path = file.golden(golden_dir);
+    if file.name() == "vocabulary" {
+        return Prep::Corpus(format!(
+            "its golden would be \"{}\", which holds the vocabulary; rename the session",
+            golden_path.display()
+        ));
+    }
+    let golden = match std::fs::read(&golden_path) {
+        Ok(golden) => golden,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Prep::Corpus(format!(
+                "no golden \"{}\"; bless it with the in-process check (`{}`)",
+                golden_path.display(),
+                super::BLESS_COMMAND
+            ));
+        }
+        Err(e) => {
+            return Prep::Io(format!("failed to read \"{}\": {e}", golden_path.display()));
+        }
+    };
+    // The parser accepted the file, so it is UTF-8, and its non-blank
+    // lines after the header are exactly the session's ops, in order.
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<(usize, &str)> = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, raw)| (i + 1, raw.trim_matches([' ', '\t', '\r'])))
+        .filter(|(_, raw)| !raw.is_empty())
+        .skip(1)
+        .collect();
+    if !same_ops(&session, &lines) {
+        return Prep::Corpus(format!(
+            "{}: its lines and its parsed ops do not line up (a harness bug)",
+            file.path.display()
+        ));
+    }
+    // A `\r` between tokens is JSON whitespace, but a reader with universal
+    // newlines would split the message there: send such an op re-encoded.
+    let reencoded: Vec<String> = lines
+        .iter()
+        .filter(|(_, raw)| raw.contains('\r'))
+        .map(|(_, raw)| {
+            serde_json::from_str::<serde_json::Value>(raw)
+                .map_or_else(|_| raw.to_string(), |v| v.to_string())
+        })
+        .collect();
+    let mut reencoded = reencoded.iter();
+    let ops: Vec<&str> = lines
+        .iter()
+        .map(|(_, raw)| {
+            if raw.contains('\r') {
+                reencoded.next().map_or(*raw, String::as_str)
+            } else {
+                raw
+            }
+        })
+        .collect();
+    Prep::Ready(Prepared {
+        message: protocol::run(file.name(), &ops),
+        frame: session
+            .ops()
+            .iter()
+            .map(|op| (op.line, op.kind.name()))
+            .collect(),
+        golden_path,
+        golden,
+    })
+}
+
+fn same_ops(session: &Session, lines: &[(usize, &str)]) -> bool {
+    session.ops().len() == lines.len()
+        && session
+            .ops()
+            .iter()
+            .zip(lines)
+            .all(|(op, (line, _))| op.line == *line)
+}
+
+/// One implementation through the whole corpus.
+fn drive(
+    command: &str,
+    argv: &[String],
+    expectations: Expectations,
+    cases: &[&SessionFile],
+    golden_dir: &Path,
+    settings: &Settings,
+    progress: &Progress,
+) -> Run {
+    let mut run = Run {
+        command: command.to_string(),
+        id: String::new(),
+        hello: None,
+        problem: None,
+        expectations,
+        outcomes: Vec::with_capacity(cases.len()),
+        stale: Vec::new(),
+        warnings: Vec::new(),
+        restarts: 0,
+        unstartable: false,
+    };
+    let mut process = match start(argv, settings) {
+        Ok((process, hello)) => {
+            let follows = hello
+                .contract
+                .contains(&u64::from(disclose::CONTRACT_VERSION));
+            if follows {
+                run.hello = Some(hello);
+                Some(process)
+            } else {
+                run.problem = Some(format!(
+                    "its hello says it follows contract {:?}; this corpus is blessed against contract {}, so none of its cases were run",
+                    hello.contract,
+                    disclose::CONTRACT_VERSION
+                ));
+                run.hello = Some(hello);
+                let _ = process.bye(settings);
+                None
+            }
+        }
+        Err(Start::Unstartable(why)) => {
+            run.unstartable = true;
+            run.problem = Some(format!("{why}; none of its cases were run"));
+            None
+        }
+        Err(Start::NoHello(trouble)) => {
+            run.problem = Some(hello_trouble(&trouble, "none of its cases were run"));
+            None
+        }
+    };
+    let mut usable = process.is_some();
+    let mut last_errored: Option<&str> = None;
+    for file in cases {
+        let outcome = match prepare(file, golden_dir) {
+            Prep::Corpus(why) => Outcome::Corpus(why),
+            Prep::Io(why) => Outcome::Io(why),
+            Prep::Ready(_) if !usable => Outcome::NotRun,
+            Prep::Ready(prepared) => {
+                if process.is_none() {
+                    // The last case killed it: a fresh one for this case.
+                    run.restarts += 1;
+                    match start(argv, settings) {
+                        Ok((fresh, _)) => process = Some(fresh),
+                        Err(Start::Unstartable(why)) => {
+                            usable = false;
+                            run.problem = Some(format!(
+                                "after {} errored, it could not be restarted ({why}); its remaining cases were not run",
+                                last_errored.unwrap_or("a case")
+                            ));
+                        }
+                        Err(Start::NoHello(trouble)) => {
+                            usable = false;
+                            run.problem = Some(hello_trouble(
+                                &trouble,
+                                &format!(
+                                    "it was restarted after {} errored; its remaining cases were not run",
+                                    last_errored.unwrap_or("a case")
+                                ),
+                            ));
+                        }
+                    }
+                }
+                match process.as_mut() {
+                    None => Outcome::NotRun,
+                    Some(live) => {
+                        let (outcome, keep) = exchange(live, file.name(), prepared, settings);
+                        if !keep {
+                            process = None;
+                            last_errored = Some(file.name());
+                        }
+                        outcome
+                    }
+                }
+            }
+        };
+        run.outcomes.push(outcome);
+        progress.step();
+    }
+    if let Some(process) = process
+        && let Some(warning) = process.bye(settings)
+    {
+        run.warnings.push(warning);
+    }
+    run
+}
+
+enum Start {
+    /// The program could not be started at all.
+    Unstartable(String),
+    /// It started, but its hello failed.
+    NoHello(Trouble),
+}
+
+fn start(argv: &[String], settings: &Settings) -> Result<(Process, HelloReply), Start> {
+    let mut process = Process::start(argv).map_err(Start::Unstartable)?;
+    let hello = process.hello(settings).map_err(Start::NoHello)?;
+    Ok((process, hello))
+}
+
+fn hello_trouble(trouble: &Trouble, then: &str) -> String {
+    let mut text = format!("its hello failed: {}; {then}", trouble.what);
+    if let Some(bytes) = &trouble.offending {
+        text.push_str(&format!("\n  it wrote: {}", report::shown(bytes)));
+    }
+    if !trouble.stderr.is_empty() {
+        text.push_str("\n  stderr (last lines):");
+        for line in &trouble.stderr {
+            text.push_str(&format!("\n    | {line}"));
+        }
+    }
+    text
+}
+
+/// Sends one case and judges the answer. `false`: the process broke the
+/// protocol and was killed.
+fn exchange(
+    process: &mut Process,
+    case: &str,
+    prepared: Prepared,
+    settings: &Settings,
+) -> (Outcome, bool) {
+    let message = match process.ask(&prepared.message, Kind::Run, settings) {
+        Ok(message) => message,
+        Err(trouble) => return (Outcome::Errored(trouble), false),
+    };
+    let broke = |process: &mut Process, what: String, message: &Message| {
+        (Outcome::Errored(process.broke(what, message)), false)
+    };
+    if settings.validate
+        && let Some(kind) = protocol::answer_kind(&message.value)
+        && let Err(why) = kind.validate(&message.value)
+    {
+        return broke(process, format!("its answer {why}"), &message);
+    }
+    let (answered, answer) = match protocol::answer(&message.value) {
+        Ok(answer) => answer,
+        Err(why) => return broke(process, format!("its answer is wrong: {why}"), &message),
+    };
+    if answered != case {
+        return broke(
+            process,
+            format!("it answered case \"{answered}\" to a run of case \"{case}\""),
+            &message,
+        );
+    }
+    match answer {
+        Answer::Outputs(outputs) if outputs.len() != prepared.frame.len() => broke(
+            process,
+            format!(
+                "it answered {} outputs to {} ops",
+                outputs.len(),
+                prepared.frame.len()
+            ),
+            &message,
+        ),
+        Answer::Outputs(outputs) => (judge(prepared, outputs), true),
+        Answer::Skipped(why) => (Outcome::Skipped(why), true),
+        Answer::Errored(why) => (
+            Outcome::Errored(Trouble {
+                what: format!("it answered errored: {why}"),
+                offending: None,
+                stderr: process.stderr_now(),
+            }),
+            true,
+        ),
+    }
+}
+
+/// Frames the outputs into a transcript (SPEC §12) and compares it with
+/// the golden exactly as the in-process `check` does.
+fn judge(prepared: Prepared, outputs: Vec<String>) -> Outcome {
+    let steps: Vec<Step> = prepared
+        .frame
+        .iter()
+        .zip(outputs)
+        .map(|(&(line, op), output)| Step {
+            line,
+            op,
+            output,
+            outcome: StepOutcome::Done,
+        })
+        .collect();
+    let text = transcript::encode(&steps);
+    let Some(mismatch) = golden::compare(&prepared.golden, text.as_bytes()) else {
+        return Outcome::Pass;
+    };
+    let message = match &mismatch.undecodable {
+        Some(why) => format!(
+            "\"{}\" is not a well-formed transcript ({why}); the replay differs from it",
+            prepared.golden_path.display()
+        ),
+        None => format!(
+            "the transcript differs from \"{}\"",
+            prepared.golden_path.display()
+        ),
+    };
+    Outcome::Fail {
+        line: mismatch.block.as_ref().map(|b| b.line),
+        op: mismatch.block.map(|b| b.op),
+        message,
+        diff: mismatch.diff,
+    }
+}

@@ -1,0 +1,384 @@
+//! One implementation's process: started from its argv (no shell), spoken
+//! to one line at a time, never trusted to answer.
+//!
+//! Three threads per process keep the harness from ever blocking on it: a
+//! writer (a full stdin pipe cannot hang the harness), a reader that turns
+//! stdout into lines (so an answer can be waited for with a timeout), and a
+//! collector that keeps the last lines of stderr for the report. A process
+//! that crashes, hangs or breaks the protocol is killed; the caller decides
+//! whether to start another.
+
+use std::collections::VecDeque;
+use std::io::{BufRead as _, BufReader, Read, Write as _};
+use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::cli::protocol::{self, HelloReply, Kind};
+
+/// The last this many lines of stderr are shown with a problem.
+pub const STDERR_TAIL: usize = 20;
+/// Longer stderr lines are cut to this many bytes.
+const STDERR_LINE_MAX: usize = 1000;
+/// A stdout line longer than this is a protocol violation, not an answer.
+pub const LINE_MAX: usize = 256 * 1024 * 1024;
+/// How long a dying process gets to finish writing stderr, and a process
+/// that was told `bye` gets to exit before it is killed, at least.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// How the harness talks to implementations.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How long one answer (or the hello reply) may take.
+    pub timeout: Duration,
+    /// Check every message, both ways, against its schema.
+    pub validate: bool,
+}
+
+/// Something that went wrong in the conversation: the case it happened on
+/// is errored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trouble {
+    /// What went wrong, in a sentence.
+    pub what: String,
+    /// The bytes the implementation wrote that broke the protocol, if any.
+    pub offending: Option<Vec<u8>>,
+    /// The last lines of its stderr.
+    pub stderr: Vec<String>,
+}
+
+/// A line read from the implementation's stdout.
+enum Line {
+    /// A line, without its `\n`.
+    Text(Vec<u8>),
+    /// A line longer than [`LINE_MAX`]: its first bytes.
+    TooLong(Vec<u8>),
+    /// stdout closed.
+    End,
+    /// stdout could not be read.
+    Failed(String),
+}
+
+/// A running implementation.
+pub struct Process {
+    child: Child,
+    to: Option<Sender<Vec<u8>>>,
+    from: Receiver<Line>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr_done: Receiver<()>,
+}
+
+/// One JSON message the implementation wrote: parsed, and as written.
+pub struct Message {
+    /// The parsed message.
+    pub value: Value,
+    /// Its bytes, without the `\n`.
+    pub raw: Vec<u8>,
+}
+
+impl Process {
+    /// Starts `argv` with piped stdio.
+    pub fn start(argv: &[String]) -> Result<Process, String> {
+        let (program, args) = argv.split_first().ok_or("the command is empty")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("could not start \"{program}\": {e}"))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            return Err(format!("could not open the pipes of \"{program}\""));
+        };
+        let (to, to_rx) = mpsc::channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            let mut stdin = stdin;
+            for message in to_rx {
+                if stdin
+                    .write_all(&message)
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            // Dropping stdin closes the pipe: the implementation sees EOF.
+        });
+        let (from_tx, from) = mpsc::channel();
+        std::thread::spawn(move || read_lines(stdout, &from_tx));
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (done_tx, stderr_done) = mpsc::channel();
+        let kept = Arc::clone(&tail);
+        std::thread::spawn(move || {
+            collect_stderr(stderr, &kept);
+            let _ = done_tx.send(());
+        });
+        Ok(Process {
+            child,
+            to: Some(to),
+            from,
+            stderr: tail,
+            stderr_done,
+        })
+    }
+
+    /// Says hello and reads the reply.
+    pub fn hello(&mut self, settings: &Settings) -> Result<HelloReply, Trouble> {
+        let reply = self.ask(&protocol::hello(), Kind::Hello, settings)?;
+        if settings.validate
+            && let Err(why) = Kind::HelloReply.validate(&reply.value)
+        {
+            return Err(self.broke(format!("its hello reply {why}"), &reply));
+        }
+        protocol::hello_reply(&reply.value)
+            .map_err(|why| self.broke(format!("its hello reply is wrong: {why}"), &reply))
+    }
+
+    /// Sends one message (checked against `kind` when validating) and
+    /// waits for one line, which must be JSON.
+    pub fn ask(
+        &mut self,
+        message: &str,
+        kind: Kind,
+        settings: &Settings,
+    ) -> Result<Message, Trouble> {
+        if settings.validate {
+            let parsed: Value = serde_json::from_str(message).unwrap_or(Value::Null);
+            if let Err(why) = kind.validate(&parsed) {
+                // The harness's own message: a bug here, not there.
+                return Err(self.trouble(format!("the harness's own message {why}"), None));
+            }
+        }
+        let mut line = message.as_bytes().to_vec();
+        line.push(b'\n');
+        if self.to.as_ref().is_none_or(|to| to.send(line).is_err()) {
+            return Err(self.died("its stdin closed before the message was sent"));
+        }
+        match self.from.recv_timeout(settings.timeout) {
+            Ok(Line::Text(raw)) => match serde_json::from_slice(&raw) {
+                Ok(value) => Ok(Message { value, raw }),
+                Err(e) => {
+                    Err(self.trouble(format!("it wrote a line that is not JSON ({e})"), Some(raw)))
+                }
+            },
+            Ok(Line::TooLong(start)) => Err(self.trouble(
+                format!("it wrote a line longer than {LINE_MAX} bytes"),
+                Some(start),
+            )),
+            Ok(Line::Failed(why)) => Err(self.died(&format!("its stdout failed: {why}"))),
+            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
+                Err(self.died("it closed stdout without answering"))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(self.trouble(
+                format!("no answer within {}", seconds(settings.timeout)),
+                None,
+            )),
+        }
+    }
+
+    /// A message that is JSON but breaks the protocol: the process is
+    /// killed, and the message kept as the offending bytes.
+    pub fn broke(&mut self, what: String, message: &Message) -> Trouble {
+        self.trouble(what, Some(message.raw.clone()))
+    }
+
+    /// The last lines of stderr so far, without waiting (the process is
+    /// alive and well).
+    pub fn stderr_now(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .map(|tail| tail.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Ends the conversation: `bye`, stdin closed, then the exit awaited
+    /// for `timeout`. A process still running then is killed; what it did
+    /// wrong is returned, for a warning.
+    pub fn bye(mut self, settings: &Settings) -> Option<String> {
+        if let Some(to) = self.to.take() {
+            let _ = to.send(format!("{}\n", protocol::bye()).into_bytes());
+        }
+        let waited = wait(&mut self.child, settings.timeout.max(GRACE));
+        match waited {
+            Some(status) if status.success() => None,
+            Some(status) => Some(format!("it exited with {} after bye", describe(status))),
+            None => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                Some(format!(
+                    "it was still running {} after bye, and was killed",
+                    seconds(settings.timeout.max(GRACE))
+                ))
+            }
+        }
+    }
+
+    /// Kills the process (it is no longer trusted) and says what happened,
+    /// with its stderr's last lines.
+    fn trouble(&mut self, what: String, offending: Option<Vec<u8>>) -> Trouble {
+        self.to = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        Trouble {
+            what,
+            offending,
+            stderr: self.stderr_tail(),
+        }
+    }
+
+    /// The process went away (or stopped talking): how it ended, when it
+    /// did.
+    fn died(&mut self, what: &str) -> Trouble {
+        self.to = None;
+        let what = match wait(&mut self.child, GRACE) {
+            Some(status) => format!("{what}; it exited with {}", describe(status)),
+            None => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                what.to_string()
+            }
+        };
+        Trouble {
+            what,
+            offending: None,
+            stderr: self.stderr_tail(),
+        }
+    }
+
+    /// The last lines of stderr, once the process has finished writing it
+    /// (or after [`GRACE`], if something else still holds the pipe).
+    fn stderr_tail(&self) -> Vec<String> {
+        let _ = self.stderr_done.recv_timeout(GRACE);
+        self.stderr
+            .lock()
+            .map(|tail| tail.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Never leave a process behind, whatever path dropped it.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Waits up to `limit` for the child to exit.
+fn wait(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    // A limit past what the clock can represent is no limit.
+    let deadline = Instant::now().checked_add(limit);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if deadline.is_none_or(|d| Instant::now() < d) => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `status 3`, or `signal 9` on Unix.
+fn describe(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("status {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt as _;
+        if let Some(signal) = status.signal() {
+            return format!("signal {signal}");
+        }
+    }
+    status.to_string()
+}
+
+/// `10 s`, `0.5 s`.
+pub fn seconds(duration: Duration) -> String {
+    format!("{} s", duration.as_secs_f64())
+}
+
+fn read_lines(stdout: ChildStdout, lines: &Sender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let limit = u64::try_from(LINE_MAX).unwrap_or(u64::MAX) + 1;
+        let read = (&mut reader).take(limit).read_until(b'\n', &mut line);
+        let sent = match read {
+            Ok(0) => {
+                let _ = lines.send(Line::End);
+                return;
+            }
+            Ok(_) if line.last() == Some(&b'\n') => {
+                line.pop();
+                lines.send(Line::Text(line))
+            }
+            Ok(_) if line.len() > LINE_MAX => {
+                line.truncate(4096);
+                let _ = lines.send(Line::TooLong(line));
+                return;
+            }
+            // The last line, without a newline: still a line.
+            Ok(_) => lines.send(Line::Text(line)),
+            Err(e) => {
+                let _ = lines.send(Line::Failed(e.to_string()));
+                return;
+            }
+        };
+        if sent.is_err() {
+            return;
+        }
+    }
+}
+
+fn collect_stderr(stderr: ChildStderr, tail: &Mutex<VecDeque<String>>) {
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let limit = u64::try_from(STDERR_LINE_MAX).unwrap_or(u64::MAX);
+        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let ended = line.last() == Some(&b'\n');
+        if ended {
+            line.pop();
+        }
+        let text = String::from_utf8_lossy(&line).into_owned();
+        if let Ok(mut tail) = tail.lock() {
+            if tail.len() == STDERR_TAIL {
+                tail.pop_front();
+            }
+            tail.push_back(if ended { text } else { format!("{text}…") });
+        }
+        if !ended && line.len() >= STDERR_LINE_MAX && skip_line(&mut reader).is_err() {
+            return;
+        }
+    }
+}
+
+/// Skips to just past the next `\n` without keeping what it skips.
+fn skip_line(reader: &mut impl std::io::BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(at) = buf.iter().position(|b| *b == b'\n') {
+            reader.consume(at + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        reader.consume(n);
+    }
+}
