@@ -53,6 +53,8 @@ pub mod golden;
 pub mod hint;
 pub mod invariants;
 pub mod mode;
+#[cfg(any(test, feature = "mutants"))]
+pub mod mutant;
 pub mod naming;
 pub mod refusal;
 pub mod replay;
