@@ -72,8 +72,7 @@ pub fn type_name(value: &Value) -> &'static str {
         Value::Number(n) => {
             let integral = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
             #[cfg(any(test, feature = "mutants"))]
-            let integral = integral
-                && !(n.is_f64() && crate::mutant::active(crate::mutant::Mutant::IntegralFloat));
+            let integral = crate::mutant::integral(integral, n);
             if integral { "integer" } else { "number" }
         }
         Value::String(_) => "string",

@@ -33,14 +33,11 @@ pub fn hint(text: &str) -> String {
     if clean.len() <= HINT_MAX_BYTES {
         return clean;
     }
-    #[cfg(any(test, feature = "mutants"))]
-    if crate::mutant::active(crate::mutant::Mutant::HintCut) {
-        let cut = clean.floor_char_boundary(HINT_MAX_BYTES);
-        return format!("{}{ELLIPSIS}", clean[..cut].trim_end());
-    }
     let cut = clean.floor_char_boundary(CUT_AT);
     let mut hint = clean[..cut].trim_end().to_string();
     hint.push_str(ELLIPSIS);
+    #[cfg(any(test, feature = "mutants"))]
+    let hint = crate::mutant::cut_hint(hint, &clean);
     hint
 }
 

@@ -12,16 +12,25 @@
 //! never hands work to another thread inside one case, so nothing escapes
 //! the scope.
 //!
-//! A hook must sit on a path evaluated per call (render, `fit`, ranking),
-//! never on a value computed once per process (the doors, the meta-schema
-//! memo), or the mutant would outlive its scope.
+//! Each broken rule is written here, as a function that takes the value the
+//! library computed (and what it needs) and returns the broken value while
+//! its mutant is active, the same value otherwise. The rule it breaks calls
+//! it in one line, `#[cfg(any(test, feature = "mutants"))] let x =
+//! crate::mutant::f(x, …);`, so the library's own code is unchanged and
+//! `cargo mutants` (which mutates the rule modules, not this one) finds no
+//! operator to mutate in a hook. A hook must sit on a path evaluated per
+//! call (render, `fit`, admission, ranking), never on a value computed once
+//! per process (the doors, the meta-schema memo), or the mutant would
+//! outlive its scope.
 //!
-//! Adding a mutant: a variant of [`Mutant`] with its name and what it
-//! breaks (the exhaustive matches below fail to compile until both are
-//! written, and [`Mutant::ALL`] lists it), one `#[cfg(any(test, feature =
-//! "mutants"))]` hook in the rule it breaks that asks [`active`], and the
-//! checks expected to catch it in the fuzzer's tests
-//! (`fuzzing::tests::catching`).
+//! Adding a mutant (e.g. `no-idf`, once §5's rarity weights land in
+//! `search`): a variant of [`Mutant`], its name and what it breaks (the
+//! exhaustive matches below fail to compile until both are written), the
+//! variant in [`Mutant::ALL`]; a broken-rule function here and its one-line
+//! hook in the rule; and the checks expected to catch it in
+//! `fuzzing::tests::catching` (which fails to compile until it is listed).
+//! If no fuzz check can see the rule yet, add one to `fuzzing/checks.rs`
+//! with a reference for it in `fuzzing/model.rs`.
 
 use std::cell::Cell;
 
@@ -88,6 +97,34 @@ pub fn with<R>(mutant: Mutant, f: impl FnOnce() -> R) -> R {
 /// Whether `mutant` is in effect here (the hooks ask this).
 pub fn active(mutant: Mutant) -> bool {
     ACTIVE.with(|active| active.get() == Some(mutant))
+}
+
+/// SPEC §4 broken by [`Mutant::MarkerBudget`]: the packer's room is the
+/// ceiling less the header only, so a `+N more` marker can push the index
+/// past 1024 bytes.
+pub(crate) fn room_for(room: usize) -> usize {
+    if active(Mutant::MarkerBudget) {
+        crate::DORMANT_INDEX_CEILING - crate::dormant::INDEX_HEADER.len()
+    } else {
+        room
+    }
+}
+
+/// SPEC §6 broken by [`Mutant::IntegralFloat`]: a float with no fractional
+/// part (`1.0`) is not integral.
+pub(crate) fn integral(integral: bool, n: &serde_json::Number) -> bool {
+    integral && !(active(Mutant::IntegralFloat) && n.is_f64())
+}
+
+/// SPEC §4 broken by [`Mutant::HintCut`]: a long hint (`clean`, past 80
+/// bytes) keeps up to 80 bytes before its ellipsis rather than 77.
+pub(crate) fn cut_hint(hint: String, clean: &str) -> String {
+    if active(Mutant::HintCut) {
+        let cut = clean.floor_char_boundary(crate::HINT_MAX_BYTES);
+        format!("{}…", clean[..cut].trim_end())
+    } else {
+        hint
+    }
 }
 
 #[cfg(test)]
