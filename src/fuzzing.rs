@@ -28,7 +28,7 @@
 //! The references are the model, a full JSON Schema validator, and the
 //! library compared with itself (determinism, order). In test builds and
 //! with the `mutants` feature, a run may plant a deliberately broken rule
-//! in the library for its own cases only ([`crate::mutant`]), to show the
+//! in the library for its own cases only (`src/mutant.rs`), to show the
 //! checks catch a broken library. No I/O, no clock: a time budget is the
 //! caller's `keep_going` closure.
 

@@ -95,7 +95,7 @@ pub fn with<R>(mutant: Mutant, f: impl FnOnce() -> R) -> R {
 }
 
 /// Whether `mutant` is in effect here (the hooks ask this).
-pub fn active(mutant: Mutant) -> bool {
+pub(crate) fn active(mutant: Mutant) -> bool {
     ACTIVE.with(|active| active.get() == Some(mutant))
 }
 
