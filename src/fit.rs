@@ -71,6 +71,8 @@ pub fn type_name(value: &Value) -> &'static str {
         Value::Bool(_) => "boolean",
         Value::Number(n) => {
             let integral = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
+            #[cfg(any(test, feature = "mutants"))]
+            let integral = crate::mutant::integral(integral, n);
             if integral { "integer" } else { "number" }
         }
         Value::String(_) => "string",

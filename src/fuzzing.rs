@@ -11,24 +11,29 @@
 //!   fault parses, and a plan with one is refused on the fault's line;
 //! - **position**: a malformed session's error has a line and column ≥ 1;
 //! - **I1–I8**: [`crate::invariants::check`] (I3 is determinism);
-//! - **I1** and **index** again, through the [`Rules`]' packer: the index
-//!   it packs from the run's dormant entries is ≤ 1024 bytes (the Lean
-//!   `index_within_ceiling`), and the rendered index is exactly that long
-//!   (the Lean `indexBytes`);
+//! - **hint** and **index**: every admitted capability's hint, and every
+//!   render (the segment, the dormant index, `+N more`), equal what
+//!   [`model`] — SPEC §4 and the Lean `pack`/`indexBytes` written out again
+//!   over byte strings, apart from the library — computes from the session's
+//!   declarations;
 //! - **order**: admitting the same declarations in another order (those
 //!   refused `admit.duplicate`/`admit.collision` left out: their refusal
 //!   depends on order) gives the same admissions, render, tool list, pins,
 //!   digests and answers;
 //! - **fit**: every call's object args that a full draft 2020-12 validator
-//!   accepts for the target's schema also pass the [`Rules`]' `fit`;
+//!   accepts for the target's schema pass the library's `fit`, and the call
+//!   is not refused `call.misfit`;
 //! - **panic**: none of the above panics.
 //!
-//! The rules under test are parameters so a test can hand the driver a
-//! deliberately broken rule ([`MUTANTS`]) and see it caught. No I/O, no
-//! clock: a time budget is the caller's `keep_going` closure.
+//! The references are the model, a full JSON Schema validator, and the
+//! library compared with itself (determinism, order). In test builds and
+//! with the `mutants` feature, a run may plant a deliberately broken rule
+//! in the library for its own cases only (`src/mutant.rs`), to show the
+//! checks catch a broken library. No I/O, no clock: a time budget is the
+//! caller's `keep_going` closure.
 
 mod checks;
-mod rules;
+pub mod model;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -39,7 +44,6 @@ use proptest::test_runner::{
 use rayon::prelude::*;
 
 pub use checks::{CHECKS, Expect, Finding, Tally, check_plan, check_text, statement};
-pub use rules::{FitRule, IndexPacker, MUTANTS, Mutant, Rules, index_bytes, mutant, spec_packer};
 
 use crate::generate::{SessionPlan, session_plan};
 
@@ -70,17 +74,19 @@ pub struct Report {
     pub failure: Option<Failure>,
 }
 
-/// A fuzz run: `cases` sessions from `seed`, checked against `rules`.
+/// A fuzz run: `cases` sessions from `seed`.
 #[derive(Clone, Copy, Debug)]
 pub struct Fuzz {
     /// The seed.
     pub seed: u64,
     /// How many cases at most.
     pub cases: u64,
-    /// The rules under test.
-    pub rules: Rules,
     /// At most this many shrink steps.
     pub shrink_steps: u32,
+    /// A broken rule planted in the library while this run's cases are
+    /// checked (and shrunk), and nowhere else.
+    #[cfg(any(test, feature = "mutants"))]
+    pub mutant: Option<crate::mutant::Mutant>,
 }
 
 thread_local! {
@@ -96,14 +102,25 @@ pub const DEFAULT_CASES: u64 = 10_000;
 pub const CHUNK: u64 = 256;
 
 impl Fuzz {
-    /// A run of the spec's rules with the default shrink budget.
+    /// A run of the library as built, with the default shrink budget.
     pub fn new(seed: u64, cases: u64) -> Fuzz {
         Fuzz {
             seed,
             cases,
-            rules: Rules::SPEC,
             shrink_steps: 4096,
+            #[cfg(any(test, feature = "mutants"))]
+            mutant: None,
         }
+    }
+
+    /// Checks one plan, with this run's mutant planted (on this thread, for
+    /// this plan only) when it has one.
+    fn check(&self, plan: &SessionPlan) -> Result<Tally, Finding> {
+        #[cfg(any(test, feature = "mutants"))]
+        if let Some(mutant) = self.mutant {
+            return crate::mutant::with(mutant, || check_plan(plan));
+        }
+        check_plan(plan)
     }
 
     /// Runs the cases in chunks of [`CHUNK`], in parallel within a chunk;
@@ -163,7 +180,7 @@ impl Fuzz {
     /// Generates and checks case `case`.
     pub fn check_case(&self, case: u64) -> Result<Tally, Finding> {
         match self.tree(case) {
-            Some(tree) => check_plan(&tree.current(), &self.rules),
+            Some(tree) => self.check(&tree.current()),
             None => Err(Finding {
                 check: "panic",
                 message: "the generator panicked or produced no session".to_string(),
@@ -191,7 +208,7 @@ impl Fuzz {
             while steps < self.shrink_steps {
                 steps += 1;
                 let plan = tree.current();
-                match check_plan(&plan, &self.rules) {
+                match self.check(&plan) {
                     Err(finding) if finding.check == first.check => {
                         best = (plan, finding);
                         if !tree.simplify() {
@@ -216,7 +233,7 @@ impl Fuzz {
             case,
             finding.message
         );
-        let (plan, finding) = match check_plan(&named, &self.rules) {
+        let (plan, finding) = match self.check(&named) {
             Err(again) if again.check == first.check => (named, again),
             _ => (plan, finding),
         };
@@ -259,10 +276,8 @@ fn runner_config() -> Config {
 #[cfg(test)]
 mod tests {
     use super::checks::permutation;
-    use super::rules::{forgets_marker_budget, integral_float_is_a_number};
     use super::*;
-    use crate::DORMANT_INDEX_CEILING;
-    use crate::dormant::{Entry, INDEX_HEADER};
+    use crate::mutant::{self, Mutant};
 
     #[test]
     fn permutations_are_permutations() {
@@ -274,66 +289,85 @@ mod tests {
         assert_ne!(permutation(8, 1), permutation(8, 2));
     }
 
-    #[test]
-    fn index_bytes_follows_the_lean_formula() {
-        let e = |hinted, bare| Entry { hinted, bare };
-        assert_eq!(index_bytes(spec_packer, &[]).0, 0);
-        assert_eq!(
-            index_bytes(spec_packer, &[e(20, 8), e(30, 10)]).0,
-            INDEX_HEADER.len() + 50
-        );
-        // 100 entries of 100 bytes: room is 1024 - 59 - len("+100 more\n") = 955,
-        // so 9 are listed (900 bytes) and 91 are left.
-        let many = vec![e(100, 100); 100];
-        let (bytes, packed) = index_bytes(spec_packer, &many);
-        assert_eq!((packed.used, packed.left), (900, 91));
-        assert_eq!(bytes, INDEX_HEADER.len() + 900 + "+91 more\n".len());
-    }
-
-    /// Issue 4, "Done when": a packer that forgets the marker budget is
-    /// caught within the default run, for several seeds, and shrunk to a
-    /// smaller session that the real rules accept.
-    #[test]
-    fn the_default_run_catches_a_packer_that_forgets_the_marker_budget() {
-        let broken = mutant("marker-budget").expect("known mutant");
-        for seed in [0, 1, 7] {
-            let fuzz = Fuzz {
-                rules: broken.rules,
-                ..Fuzz::new(seed, DEFAULT_CASES)
-            };
-            let failure = fuzz.run(&|_| true).failure.expect("caught");
-            assert_eq!(failure.first.check, "I1", "seed {seed}");
-            assert_eq!(failure.finding.check, "I1", "seed {seed}");
-            assert!(failure.case < DEFAULT_CASES);
-            assert!(
-                failure.minimal.lines().count() <= failure.original.lines().count(),
-                "seed {seed}"
-            );
-            assert!(failure.minimal.contains("broke on seed"));
-            // The minimal session is an ordinary session: it parses, and the
-            // library (whose packer budgets the marker) passes every check.
-            let expect = Expect::WellFormed;
-            assert!(check_text(&failure.minimal, expect, 0, &Rules::SPEC).is_ok());
-            let again = check_text(&failure.minimal, expect, 0, &broken.rules);
-            assert_eq!(again.map_err(|f| f.check), Err("I1"));
+    /// The checks allowed to be the first to catch each mutant. A new
+    /// mutant does not compile until it is listed here.
+    fn catching(mutant: Mutant) -> &'static [&'static str] {
+        match mutant {
+            // Past the ceiling it is I1; under it, the model's index.
+            Mutant::MarkerBudget => &["I1", "index"],
+            Mutant::IntegralFloat => &["fit"],
+            Mutant::HintCut => &["hint"],
         }
     }
 
+    /// Issue 12: each mutant, planted in the library (not in a reference),
+    /// is caught within the default run for several seeds, and shrunk to a
+    /// smaller session that the library as built passes and the mutant
+    /// still fails.
     #[test]
-    fn the_default_run_catches_fit_calling_one_point_zero_a_number() {
-        let broken = mutant("integral-float").expect("known mutant");
-        let fuzz = Fuzz {
-            rules: broken.rules,
-            ..Fuzz::new(7, DEFAULT_CASES)
-        };
-        let failure = fuzz.run(&|_| true).failure.expect("caught");
-        assert_eq!(failure.first.check, "fit");
-        assert!(failure.minimal.contains("1.0"), "{}", failure.minimal);
-        assert!(failure.minimal.lines().count() <= failure.original.lines().count());
+    fn the_default_run_catches_every_mutant_of_the_library() {
+        for mutant in Mutant::ALL {
+            for seed in [0, 1, 7] {
+                let fuzz = Fuzz {
+                    mutant: Some(mutant),
+                    ..Fuzz::new(seed, DEFAULT_CASES)
+                };
+                let what = format!("{} seed {seed}", mutant.name());
+                let failure = fuzz.run(&|_| true).failure.expect(&what);
+                assert!(
+                    catching(mutant).contains(&failure.first.check),
+                    "{what}: {:?}",
+                    failure.first
+                );
+                assert_eq!(failure.finding.check, failure.first.check, "{what}");
+                assert!(failure.case < DEFAULT_CASES);
+                assert!(
+                    failure.minimal.lines().count() <= failure.original.lines().count(),
+                    "{what}"
+                );
+                assert!(failure.minimal.contains("broke on seed"), "{what}");
+                // The minimal session is an ordinary session: the library as
+                // built passes every check on it; with the mutant it fails
+                // the same check again.
+                let expect = Expect::WellFormed;
+                let clean = check_text(&failure.minimal, expect, 0);
+                assert!(clean.is_ok(), "{what}: {clean:?}\n{}", failure.minimal);
+                let again = mutant::with(mutant, || check_text(&failure.minimal, expect, 0));
+                assert_eq!(
+                    again.map_err(|f| f.check),
+                    Err(failure.first.check),
+                    "{what}"
+                );
+                if mutant == Mutant::IntegralFloat {
+                    assert!(failure.minimal.contains(".0"), "{}", failure.minimal);
+                }
+            }
+        }
+    }
+
+    /// A mutant run and a clean run at the same time, on the same rayon
+    /// pool: the mutant stays in its own cases.
+    #[test]
+    fn a_mutant_run_leaks_into_no_other_run() {
+        let (broken, clean) = std::thread::scope(|scope| {
+            let broken = scope.spawn(|| {
+                Fuzz {
+                    mutant: Some(Mutant::MarkerBudget),
+                    ..Fuzz::new(1, DEFAULT_CASES)
+                }
+                .run(&|_| true)
+            });
+            let clean = scope.spawn(|| Fuzz::new(1, 3 * CHUNK).run(&|_| true));
+            (broken.join(), clean.join())
+        });
+        assert!(broken.is_ok_and(|r| r.failure.is_some()));
+        let clean = clean.expect("no panic");
+        assert!(clean.failure.is_none(), "{:?}", clean.failure);
+        assert_eq!(clean.tally.cases, 3 * CHUNK);
     }
 
     #[test]
-    fn the_spec_rules_pass_and_the_run_is_deterministic() {
+    fn the_clean_library_passes_and_the_run_is_deterministic() {
         let fuzz = Fuzz::new(11, 300);
         let first = fuzz.run(&|_| true);
         assert!(first.failure.is_none(), "{:?}", first.failure);
@@ -350,16 +384,22 @@ mod tests {
 
     #[test]
     fn the_mutants_break_what_they_say() {
-        let e = Entry {
-            hinted: 24,
-            bare: 24,
-        };
-        let entries = vec![e; 100];
-        let (bytes, _) = index_bytes(forgets_marker_budget, &entries);
-        assert!(bytes > DORMANT_INDEX_CEILING, "{bytes}");
+        use crate::dormant::room_for;
+        assert_eq!(room_for(100), 1024 - 59 - "+100 more\n".len());
+        mutant::with(Mutant::MarkerBudget, || {
+            assert_eq!(room_for(100), 1024 - 59)
+        });
         let schema = serde_json::json!({"properties": {"n": {"type": "integer"}}});
-        assert!(crate::fit::fit(&schema, &serde_json::json!({"n": 1.0})).is_ok());
-        assert!(integral_float_is_a_number(&schema, &serde_json::json!({"n": 1.0})).is_err());
-        assert!(integral_float_is_a_number(&schema, &serde_json::json!({"n": 1})).is_ok());
+        let fits = |args| crate::fit::fit(&schema, &serde_json::json!(args)).is_ok();
+        assert!(fits(serde_json::json!({"n": 1.0})));
+        mutant::with(Mutant::IntegralFloat, || {
+            assert!(!fits(serde_json::json!({"n": 1.0})));
+            assert!(fits(serde_json::json!({"n": 1})));
+        });
+        let long = "x".repeat(100);
+        assert_eq!(crate::hint::hint(&long).len(), 80);
+        mutant::with(Mutant::HintCut, || {
+            assert_eq!(crate::hint::hint(&long).len(), 83);
+        });
     }
 }

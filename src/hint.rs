@@ -36,6 +36,8 @@ pub fn hint(text: &str) -> String {
     let cut = clean.floor_char_boundary(CUT_AT);
     let mut hint = clean[..cut].trim_end().to_string();
     hint.push_str(ELLIPSIS);
+    #[cfg(any(test, feature = "mutants"))]
+    let hint = crate::mutant::cut_hint(hint, &clean);
     hint
 }
 

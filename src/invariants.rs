@@ -2,14 +2,17 @@
 //!
 //! Each reads the replay's bytes or typed facts and re-derives what must
 //! hold, with the library's own functions where a rule is needed (`fit`, the
-//! vocabulary). I3, I4 and I7 are real re-replays of the session, not
-//! assertions about the same bytes.
+//! vocabulary). I2 reads the typed [`Outcome`]s, never text: a carried
+//! skill's body or a guide may hold a line starting `refused ` that is no
+//! refusal. I3, I4 and I7 are real re-replays of the session, not assertions
+//! about the same bytes, and compare the number of blocks before their
+//! bytes, so a missing or extra step is a breach.
 
 use std::collections::BTreeSet;
 
 use crate::dormant::INDEX_HEADER;
 use crate::fit::fit;
-use crate::refusal::vocabulary;
+use crate::refusal::{Class, vocabulary};
 use crate::replay::{Outcome, Replay, replay, replay_where};
 use crate::session::{OpKind, Session};
 use crate::{CALL, DORMANT_INDEX_CEILING};
@@ -86,44 +89,59 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
         }
     }
 
-    // I2: every `refused` line names a code of the vocabulary, with its class.
-    let known: BTreeSet<(&str, &str)> = vocabulary()
-        .iter()
-        .map(|v| (v.code, v.class.as_str()))
-        .collect();
+    // I2: every refusal is a code of the vocabulary, with the vocabulary's
+    // class, and its step prints exactly that refusal (SPEC §9).
+    let known: BTreeSet<(&str, Class)> = vocabulary().iter().map(|v| (v.code, v.class)).collect();
     for step in &replayed.steps {
-        for line in step.output.lines().filter(|l| l.starts_with("refused ")) {
-            let mut words = line.splitn(3, ' ').skip(1);
-            let class = words.next().unwrap_or_default();
-            let code = words
-                .next()
-                .and_then(|w| w.split(':').next())
-                .unwrap_or_default();
-            if !known.contains(&(code, class)) {
-                breach(
-                    "I2",
-                    step.line,
-                    format!("\"{class} {code}\" is not in the vocabulary"),
-                );
-            }
+        let Outcome::Refused(refusal) = &step.outcome else {
+            continue;
+        };
+        let (code, class) = (refusal.code(), refusal.class());
+        if !known.contains(&(code, class)) {
+            breach(
+                "I2",
+                step.line,
+                format!("\"{class} {code}\" is not in the vocabulary"),
+            );
+        } else if step.output != refusal.to_lines() {
+            breach(
+                "I2",
+                step.line,
+                format!(
+                    "the step prints {:?}, not the {code} refusal it answered",
+                    step.output
+                ),
+            );
         }
     }
 
-    // I3: determinism.
+    // I3: determinism, block for block, and as many blocks.
     let again = replay(session);
-    if let Some((a, b)) = replayed
+    if again.steps.len() != replayed.steps.len() {
+        breach(
+            "I3",
+            0,
+            format!(
+                "a second replay gave {} steps instead of {}",
+                again.steps.len(),
+                replayed.steps.len()
+            ),
+        );
+    } else if let Some((a, b)) = replayed
         .steps
         .iter()
         .zip(&again.steps)
-        .find(|(a, b)| a.output != b.output)
+        .find(|(a, b)| (a.line, a.op, &a.output) != (b.line, b.op, &b.output))
     {
         breach(
             "I3",
             a.line,
             format!(
-                "a second replay gave {} bytes instead of {}",
+                "a second replay gave {} bytes of {} instead of {} bytes of {}",
                 b.output.len(),
-                a.output.len()
+                b.op,
+                a.output.len(),
+                a.op
             ),
         );
     }
@@ -169,7 +187,17 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
             )
         };
         let other = prefix_outputs(&replay_where(session, |k| !drop(k) && !quiet(k)));
-        if let Some(((line, _), _)) = original.iter().zip(&other).find(|(a, b)| a.1 != b.1) {
+        if other.len() != original.len() {
+            breach(
+                id,
+                0,
+                format!(
+                    "the re-replay printed {} render/tool_defs blocks instead of {}",
+                    other.len(),
+                    original.len()
+                ),
+            );
+        } else if let Some(((line, _), _)) = original.iter().zip(&other).find(|(a, b)| a != b) {
             breach(
                 id,
                 *line,
@@ -258,4 +286,122 @@ fn indexed_names(index: &str) -> impl Iterator<Item = &str> {
         let entry = entry.strip_prefix("skill ").unwrap_or(entry);
         Some(entry.split(':').next().unwrap_or(entry))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::Step;
+    use crate::session::parse;
+
+    fn session(lines: &[serde_json::Value]) -> Session {
+        let mut text = String::from("{\"op\":\"session\",\"format\":1,\"about\":\"t\"}\n");
+        for line in lines {
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        parse(text.as_bytes()).expect("well formed")
+    }
+
+    fn ids(breaches: &[Breach]) -> Vec<&str> {
+        breaches.iter().map(|b| b.invariant).collect()
+    }
+
+    /// A session whose outputs hold lines starting `refused ` that are not
+    /// refusals: a carried skill's body and a tool's guide.
+    fn refused_lines_in_text() -> Session {
+        use serde_json::json;
+        session(&[
+            json!({"op": "carried_skill", "name": "triage", "disclosure": "Read refusals.",
+                   "body": "# Triage\nrefused E_INVALID_ARGS call.unknown: no admitted tool is named \"x\"; nothing is admitted\nrefused by the reviewer: a line of prose\n"}),
+            json!({"op": "tool", "origin": "host", "name": "deploy",
+                   "description": "Deploys.\nrefused E_NOPE deploy.locked: the guide's own words",
+                   "input_schema": {"type": "object"}}),
+            json!({"op": "start", "mode": "chat"}),
+            json!({"op": "expand", "name": "triage"}),
+            json!({"op": "describe", "name": "deploy"}),
+            json!({"op": "call", "id": "c", "name": "nope", "args": {}}),
+        ])
+    }
+
+    #[test]
+    fn refused_lines_in_a_body_or_a_guide_are_no_refusals() {
+        let session = refused_lines_in_text();
+        let replayed = replay(&session);
+        assert!(
+            replayed.steps[3]
+                .output
+                .contains("\nrefused by the reviewer: ")
+        );
+        assert!(
+            replayed.steps[4]
+                .output
+                .contains("\nrefused E_NOPE deploy.locked: ")
+        );
+        assert_eq!(check(&session, &replayed), []);
+    }
+
+    #[test]
+    fn a_refusal_printed_as_something_else_breaks_i2() {
+        use serde_json::json;
+        let session = session(&[
+            json!({"op": "start", "mode": "chat"}),
+            json!({"op": "call", "id": "c", "name": "nope", "args": {}}),
+        ]);
+        let mut replayed = replay(&session);
+        assert_eq!(check(&session, &replayed), []);
+        let call = replayed.steps.last_mut().expect("steps");
+        assert!(matches!(call.outcome, Outcome::Refused(_)));
+        call.output = "routed c nope {}\n".to_string();
+        let breaches = check(&session, &replayed);
+        assert_eq!(
+            breaches
+                .iter()
+                .map(|b| (b.invariant, b.line))
+                .collect::<Vec<_>>(),
+            [("I2", 3), ("I3", 3)],
+            "{breaches:?}"
+        );
+    }
+
+    #[test]
+    fn a_missing_or_extra_step_breaks_i3() {
+        let session = refused_lines_in_text();
+        let mut extra = replay(&session);
+        extra.steps.push(Step {
+            line: 99,
+            op: "render",
+            output: String::new(),
+            outcome: Outcome::Done,
+        });
+        assert!(ids(&check(&session, &extra)).contains(&"I3"));
+        let mut missing = replay(&session);
+        missing.steps.pop();
+        assert!(ids(&check(&session, &missing)).contains(&"I3"));
+    }
+
+    #[test]
+    fn a_missing_or_extra_prefix_block_breaks_i4_and_i7() {
+        use serde_json::json;
+        let session = session(&[
+            json!({"op": "tool", "origin": "host", "name": "gone", "description": "Gone.",
+                   "input_schema": {"type": "object"}, "admitted": false}),
+            json!({"op": "start", "mode": "chat"}),
+            json!({"op": "render"}),
+            json!({"op": "switch_mode", "mode": "work"}),
+            json!({"op": "tool_defs"}),
+        ]);
+        let whole = replay(&session);
+        assert_eq!(check(&session, &whole), []);
+        let mut missing = whole.clone();
+        missing.steps.retain(|s| s.op != "tool_defs");
+        let mut extra = whole.clone();
+        extra.steps.push(whole.steps[2].clone());
+        for doctored in [missing, extra] {
+            let breaches = check(&session, &doctored);
+            let breaches = ids(&breaches);
+            assert!(breaches.contains(&"I4"), "{breaches:?}");
+            assert!(breaches.contains(&"I7"), "{breaches:?}");
+        }
+    }
 }

@@ -77,6 +77,8 @@ pub mod hint;
 pub mod import;
 pub mod invariants;
 pub mod mode;
+#[cfg(any(test, feature = "mutants"))]
+pub mod mutant;
 pub mod naming;
 pub mod provider;
 pub mod record;

@@ -6,6 +6,14 @@
 //! table. Reason texts are fixed strings of this module, never a dependency's
 //! error text. [`vocabulary`] lists every code, class, template and reason, so
 //! `disclose vocab` (and its golden) makes any rewording a reviewed change.
+//!
+//! The vocabulary is complete by construction: [`Refusal::which`] maps each
+//! variant to its [`Code`] through an exhaustive `match`, and everything the
+//! vocabulary says about a code (class, template, reasons, and refusals built
+//! with placeholder values) is an exhaustive `match` on [`Code`], whose
+//! [`Code::ALL`] the vocabulary walks. A new variant does not compile until
+//! it is listed; the tests check that each template is what `Display` prints
+//! for the placeholders.
 
 use std::fmt;
 
@@ -56,8 +64,9 @@ impl Kind {
     }
 }
 
-/// Declares a closed set of fixed reason texts, each listed in the vocabulary.
-macro_rules! reasons {
+/// Declares a closed set of fixed texts (codes, reasons), each listed in the
+/// vocabulary.
+macro_rules! fixed_texts {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal,)+ }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,10 +75,10 @@ macro_rules! reasons {
         }
 
         impl $name {
-            /// Every reason, in declaration order.
+            /// Every one, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant,)+];
 
-            /// The fixed text of this reason.
+            /// Its fixed text.
             pub fn text(self) -> &'static str {
                 match self {
                     $($name::$variant => $text,)+
@@ -79,7 +88,7 @@ macro_rules! reasons {
     };
 }
 
-reasons! {
+fixed_texts! {
     /// Why an input schema was refused (`admit.schema`).
     SchemaReason {
         /// The schema is an array, string, number, boolean or null.
@@ -89,7 +98,7 @@ reasons! {
     }
 }
 
-reasons! {
+fixed_texts! {
     /// Why a declared skill hash was refused (`admit.hash`).
     HashReason {
         /// A carried skill's declared hash is not BLAKE3 of its body.
@@ -99,7 +108,7 @@ reasons! {
     }
 }
 
-reasons! {
+fixed_texts! {
     /// Why a `describe` query was refused (`describe.query`), SPEC §5.
     QueryReason {
         /// Empty after trimming whitespace.
@@ -111,7 +120,7 @@ reasons! {
     }
 }
 
-reasons! {
+fixed_texts! {
     /// Why a call through `call` had the wrong shape (`call.shape`), SPEC §6.
     ShapeReason {
         /// The outer args are not a JSON object.
@@ -122,6 +131,53 @@ reasons! {
         MissingArgs => "\"args\" is missing",
         /// `name` is present but not a string.
         NameNotString => "\"name\" is not a string",
+    }
+}
+
+fixed_texts! {
+    /// A refusal's code (SPEC §9) without its details: one per variant of
+    /// [`Refusal`], in the order of the spec's table.
+    Code {
+        /// `admit.frozen`.
+        Frozen => "admit.frozen",
+        /// `admit.origin`.
+        Origin => "admit.origin",
+        /// `admit.name`.
+        Name => "admit.name",
+        /// `admit.reserved`.
+        Reserved => "admit.reserved",
+        /// `admit.disclosure`.
+        Disclosure => "admit.disclosure",
+        /// `admit.schema`.
+        Schema => "admit.schema",
+        /// `admit.hash`.
+        Hash => "admit.hash",
+        /// `admit.duplicate`.
+        Duplicate => "admit.duplicate",
+        /// `admit.collision`.
+        Collision => "admit.collision",
+        /// `admit.generation`.
+        Generation => "admit.generation",
+        /// `describe.query`.
+        Query => "describe.query",
+        /// `call.shape`.
+        Shape => "call.shape",
+        /// `call.itself`.
+        Itself => "call.itself",
+        /// `call.unknown`.
+        Unknown => "call.unknown",
+        /// `call.not_offered`.
+        NotOffered => "call.not_offered",
+        /// `call.misfit`.
+        Misfit => "call.misfit",
+        /// `gate.mode`.
+        GateMode => "gate.mode",
+        /// `approval.child_unattended`.
+        ChildUnattended => "approval.child_unattended",
+        /// `profile.narrowed`.
+        Narrowed => "profile.narrowed",
+        /// `expand.unknown`.
+        ExpandUnknown => "expand.unknown",
     }
 }
 
@@ -248,40 +304,42 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// Which code this is. The `match` is exhaustive, so a new variant
+    /// does not compile until it has a [`Code`], and through it a class, a
+    /// template and placeholders in the vocabulary.
+    pub fn which(&self) -> Code {
+        match self {
+            Refusal::Frozen { .. } => Code::Frozen,
+            Refusal::Origin { .. } => Code::Origin,
+            Refusal::Name { .. } => Code::Name,
+            Refusal::Reserved { .. } => Code::Reserved,
+            Refusal::Disclosure { .. } => Code::Disclosure,
+            Refusal::Schema { .. } => Code::Schema,
+            Refusal::Hash { .. } => Code::Hash,
+            Refusal::Duplicate { .. } => Code::Duplicate,
+            Refusal::Collision { .. } => Code::Collision,
+            Refusal::Generation => Code::Generation,
+            Refusal::Query { .. } => Code::Query,
+            Refusal::Shape { .. } => Code::Shape,
+            Refusal::Itself => Code::Itself,
+            Refusal::Unknown { .. } => Code::Unknown,
+            Refusal::NotOffered { .. } => Code::NotOffered,
+            Refusal::Misfit { .. } => Code::Misfit,
+            Refusal::GateMode { .. } => Code::GateMode,
+            Refusal::ChildUnattended { .. } => Code::ChildUnattended,
+            Refusal::Narrowed { .. } => Code::Narrowed,
+            Refusal::ExpandUnknown { .. } => Code::ExpandUnknown,
+        }
+    }
+
     /// The code, e.g. `admit.frozen`.
     pub fn code(&self) -> &'static str {
-        match self {
-            Refusal::Frozen { .. } => "admit.frozen",
-            Refusal::Origin { .. } => "admit.origin",
-            Refusal::Name { .. } => "admit.name",
-            Refusal::Reserved { .. } => "admit.reserved",
-            Refusal::Disclosure { .. } => "admit.disclosure",
-            Refusal::Schema { .. } => "admit.schema",
-            Refusal::Hash { .. } => "admit.hash",
-            Refusal::Duplicate { .. } => "admit.duplicate",
-            Refusal::Collision { .. } => "admit.collision",
-            Refusal::Generation => "admit.generation",
-            Refusal::Query { .. } => "describe.query",
-            Refusal::Shape { .. } => "call.shape",
-            Refusal::Itself => "call.itself",
-            Refusal::Unknown { .. } => "call.unknown",
-            Refusal::NotOffered { .. } => "call.not_offered",
-            Refusal::Misfit { .. } => "call.misfit",
-            Refusal::GateMode { .. } => "gate.mode",
-            Refusal::ChildUnattended { .. } => "approval.child_unattended",
-            Refusal::Narrowed { .. } => "profile.narrowed",
-            Refusal::ExpandUnknown { .. } => "expand.unknown",
-        }
+        self.which().text()
     }
 
     /// The class of the code.
     pub fn class(&self) -> Class {
-        match self {
-            Refusal::GateMode { .. }
-            | Refusal::ChildUnattended { .. }
-            | Refusal::Narrowed { .. } => Class::GateDenied,
-            _ => Class::InvalidArgs,
-        }
+        self.which().class()
     }
 
     /// The refusal as the transcript prints it:
@@ -393,135 +451,205 @@ pub struct VocabEntry {
     pub reasons: Vec<&'static str>,
 }
 
+impl Code {
+    /// The class of the code (SPEC §9's table).
+    pub fn class(self) -> Class {
+        match self {
+            Code::GateMode | Code::ChildUnattended | Code::Narrowed => Class::GateDenied,
+            Code::Frozen
+            | Code::Origin
+            | Code::Name
+            | Code::Reserved
+            | Code::Disclosure
+            | Code::Schema
+            | Code::Hash
+            | Code::Duplicate
+            | Code::Collision
+            | Code::Generation
+            | Code::Query
+            | Code::Shape
+            | Code::Itself
+            | Code::Unknown
+            | Code::NotOffered
+            | Code::Misfit
+            | Code::ExpandUnknown => Class::InvalidArgs,
+        }
+    }
+
+    /// The message template, placeholders in `<…>` as in SPEC §9: `<a|b>`
+    /// is one of the words, `<reason>` (and `call.misfit`'s violations) one
+    /// of [`Code::reasons`], and a closing `(; …)` the form that replaces
+    /// the last `; …` clause.
+    pub fn template(self) -> &'static str {
+        match self {
+            Code::Frozen => "the run has started; \"<name>\" was not admitted",
+            Code::Origin => {
+                "origin \"<origin>\" is not lowercase letters, digits and inner hyphens"
+            }
+            Code::Name => "\"<name>\" is not 1 to 64 of A-Z a-z 0-9 _ -",
+            Code::Reserved => "\"<name>\" is reserved for the catalog's own door",
+            Code::Disclosure => "\"<name>\" has an empty disclosure",
+            Code::Schema => {
+                "\"<name>\" has an input schema that is not a valid JSON Schema object: <reason>"
+            }
+            Code::Hash => "\"<name>\" declares hash <given> but <reason>",
+            Code::Duplicate => "\"<name>\" is already admitted as a <tool|skill>",
+            Code::Collision => "\"<name>\" collides with \"<holder>\" after provider normalization",
+            Code::Generation => "the catalog generation would overflow",
+            Code::Query => "the query <reason>",
+            Code::Shape => "call takes {\"name\": string, \"args\": object}: <reason>",
+            Code::Itself => "call cannot call itself",
+            Code::Unknown => {
+                "no admitted tool is named \"<name>\"; nearest: <a>, <b>, <c> (; nothing is admitted)"
+            }
+            Code::NotOffered => "\"<name>\" is dormant; run it through call",
+            Code::Misfit => {
+                "args for \"<name>\" do not fit its input schema: <violations joined by \"; \">"
+            }
+            Code::GateMode => "\"<name>\" does not run in <mode> mode",
+            Code::ChildUnattended => {
+                "\"<name>\" needs a human's approval, and no human is attached to this child"
+            }
+            Code::Narrowed => "\"<name>\" is not offered to a <profile> child",
+            Code::ExpandUnknown => "nothing admitted is named \"<name>\"",
+        }
+    }
+
+    /// The fixed texts that may stand for the template's `<reason>` (for
+    /// `call.misfit`, each violation's template); empty when none.
+    pub fn reasons(self) -> Vec<&'static str> {
+        fn texts<R: Copy>(all: &[R], text: fn(R) -> &'static str) -> Vec<&'static str> {
+            all.iter().map(|r| text(*r)).collect()
+        }
+        match self {
+            Code::Schema => texts(SchemaReason::ALL, SchemaReason::text),
+            Code::Hash => texts(HashReason::ALL, HashReason::text),
+            Code::Query => texts(QueryReason::ALL, QueryReason::text),
+            Code::Shape => texts(ShapeReason::ALL, ShapeReason::text),
+            Code::Misfit => crate::fit::VIOLATION_TEMPLATES.to_vec(),
+            Code::Frozen
+            | Code::Origin
+            | Code::Name
+            | Code::Reserved
+            | Code::Disclosure
+            | Code::Duplicate
+            | Code::Collision
+            | Code::Generation
+            | Code::Itself
+            | Code::Unknown
+            | Code::NotOffered
+            | Code::GateMode
+            | Code::ChildUnattended
+            | Code::Narrowed
+            | Code::ExpandUnknown => Vec::new(),
+        }
+    }
+
+    /// Refusals of this code built with placeholder values (`<name>` for a
+    /// name, …): one for each form the template describes — each reason,
+    /// each word of a `<a|b>`, each mode or profile, the `(; …)` form — so
+    /// that their `Display` is the template with its placeholders filled in
+    /// by themselves.
+    pub fn placeholders(self) -> Vec<Refusal> {
+        let name = || "<name>".to_string();
+        match self {
+            Code::Frozen => vec![Refusal::Frozen { name: name() }],
+            Code::Origin => vec![Refusal::Origin {
+                origin: "<origin>".to_string(),
+            }],
+            Code::Name => vec![Refusal::Name { name: name() }],
+            Code::Reserved => vec![Refusal::Reserved { name: name() }],
+            Code::Disclosure => vec![Refusal::Disclosure { name: name() }],
+            Code::Schema => (SchemaReason::ALL.iter())
+                .map(|&reason| Refusal::Schema {
+                    name: name(),
+                    reason,
+                })
+                .collect(),
+            Code::Hash => (HashReason::ALL.iter())
+                .map(|&reason| Refusal::Hash {
+                    name: name(),
+                    given: "<given>".to_string(),
+                    reason,
+                })
+                .collect(),
+            Code::Duplicate => [Kind::Tool, Kind::Skill]
+                .map(|holder| Refusal::Duplicate {
+                    name: name(),
+                    holder,
+                })
+                .to_vec(),
+            Code::Collision => vec![Refusal::Collision {
+                name: name(),
+                holder: "<holder>".to_string(),
+            }],
+            Code::Generation => vec![Refusal::Generation],
+            Code::Query => (QueryReason::ALL.iter())
+                .map(|&reason| Refusal::Query { reason })
+                .collect(),
+            Code::Shape => (ShapeReason::ALL.iter())
+                .map(|&reason| Refusal::Shape { reason })
+                .collect(),
+            Code::Itself => vec![Refusal::Itself],
+            Code::Unknown => [vec!["<a>", "<b>", "<c>"], vec![]]
+                .map(|nearest| Refusal::Unknown {
+                    name: name(),
+                    nearest: nearest.into_iter().map(str::to_string).collect(),
+                })
+                .to_vec(),
+            Code::NotOffered => vec![Refusal::NotOffered { name: name() }],
+            Code::Misfit => violation_placeholders()
+                .into_iter()
+                .map(|violation| Refusal::Misfit {
+                    name: name(),
+                    violations: vec![violation],
+                    schema: "<schema>".to_string(),
+                })
+                .collect(),
+            Code::GateMode => Mode::ALL
+                .map(|mode| Refusal::GateMode { name: name(), mode })
+                .to_vec(),
+            Code::ChildUnattended => vec![Refusal::ChildUnattended { name: name() }],
+            Code::Narrowed => Profile::ALL
+                .map(|profile| Refusal::Narrowed {
+                    name: name(),
+                    profile,
+                })
+                .to_vec(),
+            Code::ExpandUnknown => vec![Refusal::ExpandUnknown { name: name() }],
+        }
+    }
+}
+
+/// One violation of each kind with placeholder values, in the order of
+/// [`crate::fit::VIOLATION_TEMPLATES`] (the vocabulary tests check each
+/// against its template).
+fn violation_placeholders() -> Vec<Violation> {
+    let key = || "<key>".to_string();
+    vec![
+        Violation::NotObject { found: "<type>" },
+        Violation::Missing { key: key() },
+        // Joined by `|`, these three print `<t1|t2|…>`.
+        Violation::Type {
+            key: key(),
+            found: "<type>",
+            expected: vec!["<t1".into(), "t2".into(), "…>".into()],
+        },
+        Violation::Unexpected { key: key() },
+    ]
+}
+
 /// Every code of the sealed vocabulary, in the order of SPEC §9's table.
 pub fn vocabulary() -> Vec<VocabEntry> {
-    fn texts<R: Copy>(all: &[R], text: fn(R) -> &'static str) -> Vec<&'static str> {
-        all.iter().map(|r| text(*r)).collect()
-    }
-    let row = |code, class, template, reasons| VocabEntry {
-        code,
-        class,
-        template,
-        reasons,
-    };
-    use Class::{GateDenied as G, InvalidArgs as I};
-    vec![
-        row(
-            "admit.frozen",
-            I,
-            "the run has started; \"<name>\" was not admitted",
-            vec![],
-        ),
-        row(
-            "admit.origin",
-            I,
-            "origin \"<origin>\" is not lowercase letters, digits and inner hyphens",
-            vec![],
-        ),
-        row(
-            "admit.name",
-            I,
-            "\"<name>\" is not 1 to 64 of A-Z a-z 0-9 _ -",
-            vec![],
-        ),
-        row(
-            "admit.reserved",
-            I,
-            "\"<name>\" is reserved for the catalog's own door",
-            vec![],
-        ),
-        row(
-            "admit.disclosure",
-            I,
-            "\"<name>\" has an empty disclosure",
-            vec![],
-        ),
-        row(
-            "admit.schema",
-            I,
-            "\"<name>\" has an input schema that is not a valid JSON Schema object: <reason>",
-            texts(SchemaReason::ALL, SchemaReason::text),
-        ),
-        row(
-            "admit.hash",
-            I,
-            "\"<name>\" declares hash <given> but <reason>",
-            texts(HashReason::ALL, HashReason::text),
-        ),
-        row(
-            "admit.duplicate",
-            I,
-            "\"<name>\" is already admitted as a <tool|skill>",
-            vec![],
-        ),
-        row(
-            "admit.collision",
-            I,
-            "\"<name>\" collides with \"<holder>\" after provider normalization",
-            vec![],
-        ),
-        row(
-            "admit.generation",
-            I,
-            "the catalog generation would overflow",
-            vec![],
-        ),
-        row(
-            "describe.query",
-            I,
-            "the query <reason>",
-            texts(QueryReason::ALL, QueryReason::text),
-        ),
-        row(
-            "call.shape",
-            I,
-            "call takes {\"name\": string, \"args\": object}: <reason>",
-            texts(ShapeReason::ALL, ShapeReason::text),
-        ),
-        row("call.itself", I, "call cannot call itself", vec![]),
-        row(
-            "call.unknown",
-            I,
-            "no admitted tool is named \"<name>\"; nearest: <a>, <b>, <c> (; nothing is admitted)",
-            vec![],
-        ),
-        row(
-            "call.not_offered",
-            I,
-            "\"<name>\" is dormant; run it through call",
-            vec![],
-        ),
-        row(
-            "call.misfit",
-            I,
-            "args for \"<name>\" do not fit its input schema: <violations joined by \"; \">",
-            crate::fit::VIOLATION_TEMPLATES.to_vec(),
-        ),
-        row(
-            "gate.mode",
-            G,
-            "\"<name>\" does not run in <mode> mode",
-            vec![],
-        ),
-        row(
-            "approval.child_unattended",
-            G,
-            "\"<name>\" needs a human's approval, and no human is attached to this child",
-            vec![],
-        ),
-        row(
-            "profile.narrowed",
-            G,
-            "\"<name>\" is not offered to a <profile> child",
-            vec![],
-        ),
-        row(
-            "expand.unknown",
-            I,
-            "nothing admitted is named \"<name>\"",
-            vec![],
-        ),
-    ]
+    Code::ALL
+        .iter()
+        .map(|&code| VocabEntry {
+            code: code.text(),
+            class: code.class(),
+            template: code.template(),
+            reasons: code.reasons(),
+        })
+        .collect()
 }
 
 /// The vocabulary as `disclose vocab` prints it and `golden/vocabulary.txt`
@@ -546,73 +674,140 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    /// One of every variant: the vocabulary and the enum must name the same
-    /// codes, so a variant added without a vocabulary row fails here.
-    fn one_of_each() -> Vec<Refusal> {
-        let name = || "x".to_string();
-        vec![
-            Refusal::Frozen { name: name() },
-            Refusal::Origin { origin: name() },
-            Refusal::Name { name: name() },
-            Refusal::Reserved { name: name() },
-            Refusal::Disclosure { name: name() },
-            Refusal::Schema {
-                name: name(),
-                reason: SchemaReason::NotObject,
-            },
-            Refusal::Hash {
-                name: name(),
-                given: name(),
-                reason: HashReason::NotHex,
-            },
-            Refusal::Duplicate {
-                name: name(),
-                holder: Kind::Tool,
-            },
-            Refusal::Collision {
-                name: name(),
-                holder: name(),
-            },
-            Refusal::Generation,
-            Refusal::Query {
-                reason: QueryReason::Empty,
-            },
-            Refusal::Shape {
-                reason: ShapeReason::NotObject,
-            },
-            Refusal::Itself,
-            Refusal::Unknown {
-                name: name(),
-                nearest: vec![],
-            },
-            Refusal::NotOffered { name: name() },
-            Refusal::Misfit {
-                name: name(),
-                violations: vec![],
-                schema: "{}".into(),
-            },
-            Refusal::GateMode {
-                name: name(),
-                mode: Mode::Chat,
-            },
-            Refusal::ChildUnattended { name: name() },
-            Refusal::Narrowed {
-                name: name(),
-                profile: Profile::Scout,
-            },
-            Refusal::ExpandUnknown { name: name() },
-        ]
+    #[test]
+    fn the_vocabulary_lists_every_code_once_in_the_spec_order() {
+        let codes: Vec<&str> = vocabulary().iter().map(|v| v.code).collect();
+        assert_eq!(codes.len(), 20, "SPEC §9 has twenty codes");
+        assert_eq!(codes.iter().collect::<BTreeSet<_>>().len(), 20);
+        assert_eq!(codes.first(), Some(&"admit.frozen"));
+        assert_eq!(codes.last(), Some(&"expand.unknown"));
+        let gate: Vec<&str> = (vocabulary().into_iter())
+            .filter(|v| v.class == Class::GateDenied)
+            .map(|v| v.code)
+            .collect();
+        assert_eq!(
+            gate,
+            ["gate.mode", "approval.child_unattended", "profile.narrowed"]
+        );
     }
 
     #[test]
-    fn vocabulary_and_enum_name_the_same_codes_and_classes() {
-        let from_enum: BTreeSet<(&str, Class)> = one_of_each()
-            .iter()
-            .map(|r| (r.code(), r.class()))
+    fn every_placeholder_is_a_refusal_of_its_code() {
+        for &code in Code::ALL {
+            let placeholders = code.placeholders();
+            assert!(!placeholders.is_empty(), "{code:?}");
+            for refusal in placeholders {
+                assert_eq!(refusal.which(), code);
+                assert_eq!(refusal.code(), code.text());
+                assert_eq!(refusal.class(), code.class());
+            }
+        }
+    }
+
+    /// The forms a template describes, as [`Code::template`] documents its
+    /// notation.
+    fn forms(template: &str, reasons: &[&str]) -> BTreeSet<String> {
+        let mut forms = vec![template.to_string()];
+        // A closing ` (; …)`: the form whose last `; …` clause it replaces.
+        if let Some((head, alternative)) =
+            template.strip_suffix(')').and_then(|t| t.rsplit_once(" ("))
+        {
+            let cut = head.rfind("; ").expect("a clause to replace");
+            forms = vec![head.to_string(), format!("{}{alternative}", &head[..cut])];
+        }
+        // `<a|b>`: each word (before reasons are filled in: a violation's
+        // `<t1|t2|…>` is a reason's own placeholder).
+        forms = forms
+            .into_iter()
+            .flat_map(|form| {
+                let slot = (form.match_indices('<'))
+                    .filter_map(|(at, _)| Some((at, at + form[at..].find('>')?)))
+                    .find(|&(at, end)| form[at..end].contains('|'));
+                match slot {
+                    None => vec![form],
+                    Some((at, end)) => form[at + 1..end]
+                        .split('|')
+                        .map(|word| format!("{}{word}{}", &form[..at], &form[end + 1..]))
+                        .collect(),
+                }
+            })
             .collect();
-        let from_table: BTreeSet<(&str, Class)> =
-            vocabulary().iter().map(|v| (v.code, v.class)).collect();
-        assert_eq!(from_enum, from_table);
-        assert_eq!(vocabulary().len(), 20, "SPEC §9 has twenty codes");
+        let fill = |forms: Vec<String>, slot: &str, words: &[&str]| -> Vec<String> {
+            forms
+                .into_iter()
+                .flat_map(|form| {
+                    if form.contains(slot) {
+                        words.iter().map(|w| form.replace(slot, w)).collect()
+                    } else {
+                        vec![form]
+                    }
+                })
+                .collect()
+        };
+        forms = fill(forms, "<reason>", reasons);
+        forms = fill(forms, "<violations joined by \"; \">", reasons);
+        forms = fill(forms, "<mode>", &Mode::ALL.map(Mode::as_str));
+        forms = fill(forms, "<profile>", &Profile::ALL.map(Profile::as_str));
+        forms.into_iter().collect()
+    }
+
+    /// Issue 12: the templates `disclose vocab` prints describe exactly the
+    /// messages `Display` writes, form for form.
+    #[test]
+    fn each_template_is_what_display_prints_for_its_placeholders() {
+        for entry in vocabulary() {
+            let code = Code::ALL
+                .iter()
+                .find(|c| c.text() == entry.code)
+                .expect("a code");
+            let printed: BTreeSet<String> = code
+                .placeholders()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            assert_eq!(
+                printed,
+                forms(entry.template, &entry.reasons),
+                "{}",
+                entry.code
+            );
+        }
+    }
+
+    #[test]
+    fn the_notation_of_templates_expands_as_documented() {
+        let unknown = forms(Code::Unknown.template(), &[]);
+        assert_eq!(
+            unknown,
+            BTreeSet::from([
+                "no admitted tool is named \"<name>\"; nearest: <a>, <b>, <c>".to_string(),
+                "no admitted tool is named \"<name>\"; nothing is admitted".to_string(),
+            ])
+        );
+        assert_eq!(forms(Code::Duplicate.template(), &[]).len(), 2);
+        assert_eq!(
+            forms(Code::Query.template(), &Code::Query.reasons()).len(),
+            3
+        );
+        let misfit = forms(Code::Misfit.template(), &Code::Misfit.reasons());
+        assert!(misfit.contains(
+            "args for \"<name>\" do not fit its input schema: \"<key>\" is <type>, expected <t1|t2|…>"
+        ));
+    }
+
+    #[test]
+    fn a_refusal_prints_one_line_and_misfit_adds_its_schema() {
+        for &code in Code::ALL {
+            for refusal in code.placeholders() {
+                let lines = refusal.to_lines();
+                let expected = if code == Code::Misfit { 2 } else { 1 };
+                assert_eq!(lines.lines().count(), expected, "{lines}");
+                assert!(lines.starts_with(&format!(
+                    "refused {} {}: {refusal}\n",
+                    code.class(),
+                    code.text()
+                )));
+            }
+        }
     }
 }

@@ -1,10 +1,16 @@
 //! `disclose fuzz` through its command line: the seed and the throughput
 //! line, determinism, a mutant caught and saved as a corpus session, and
 //! usage errors.
+//!
+//! A mutant is planted in the library only in a build with the `mutants`
+//! feature, so the tests that need one run under
+//! `cargo test --features mutants --test cli_fuzz` (as `.ci/run` does);
+//! without the feature, `--mutant` must be a usage error saying so.
 
 mod common;
 
 use common::{disclose, stdout};
+#[cfg(feature = "mutants")]
 use std::path::Path;
 
 /// Whether `line` is `N cases in X.XXs (Y cases/s)` for this `n`.
@@ -68,6 +74,7 @@ fn the_same_seed_gives_the_same_output() {
     assert_eq!(without_timing(&first).len(), 3, "{first}");
 }
 
+#[cfg(feature = "mutants")]
 #[test]
 fn a_mutant_is_caught_shrunk_and_saved_as_a_corpus_session() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -76,7 +83,7 @@ fn a_mutant_is_caught_shrunk_and_saved_as_a_corpus_session() {
     let args = [
         "fuzz",
         "--seed",
-        "7",
+        "1",
         "--mutant",
         "marker-budget",
         "--save",
@@ -85,7 +92,7 @@ fn a_mutant_is_caught_shrunk_and_saved_as_a_corpus_session() {
     let output = disclose(&args);
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
-    let file = save.join("I1_7.jsonl");
+    let file = save.join("I1_1.jsonl");
     assert!(file.is_file(), "{text}");
     assert!(text.contains("FAILED I1 (every dormant index is at most 1024 bytes) on case "));
     assert!(text.contains(&format!("replay:    disclose replay {}", file.display())));
@@ -96,7 +103,7 @@ fn a_mutant_is_caught_shrunk_and_saved_as_a_corpus_session() {
         serde_json::from_str(session.lines().next().expect("a header")).expect("JSON");
     let about = header["about"].as_str().expect("about");
     assert!(about.starts_with("fuzz: I1 ("), "{about}");
-    assert!(about.contains("broke on seed 7 case "), "{about}");
+    assert!(about.contains("broke on seed 1 case "), "{about}");
     assert_eq!(text.matches(session.as_str()).count(), 1, "printed once");
 
     // It is an ordinary session: `disclose replay` prints its transcript.
@@ -115,7 +122,7 @@ fn a_mutant_is_caught_shrunk_and_saved_as_a_corpus_session() {
     let output = disclose(&again);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
-        std::fs::read_to_string(again_dir.join("I1_7.jsonl")).expect("saved again"),
+        std::fs::read_to_string(again_dir.join("I1_1.jsonl")).expect("saved again"),
         session
     );
 }
@@ -129,6 +136,46 @@ fn a_time_budget_without_cases_runs_and_reports() {
         text.starts_with("disclose fuzz: seed 5, at most 1s\n"),
         "{text}"
     );
+}
+
+#[cfg(not(feature = "mutants"))]
+#[test]
+fn without_the_feature_a_mutant_is_a_usage_error_saying_how_to_get_one() {
+    let output = disclose(&["fuzz", "--seed", "7", "--mutant", "marker-budget"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains(
+            "built without mutants; run `cargo run --features mutants -- fuzz --mutant NAME`"
+        ),
+        "{err}"
+    );
+}
+
+#[cfg(feature = "mutants")]
+#[test]
+fn every_mutant_is_caught_and_named_in_the_header() {
+    for (name, check) in [
+        ("marker-budget", None),
+        ("integral-float", Some("fit")),
+        ("hint-cut", Some("hint")),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let save = dir.path().to_str().expect("UTF-8 path");
+        let output = disclose(&["fuzz", "--seed", "1", "--mutant", name, "--save", save]);
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        let text = stdout(&output);
+        assert!(
+            text.lines().next().is_some_and(|l| l.starts_with(&format!(
+                "disclose fuzz: seed 1, 10000 cases, mutant {name} ("
+            ))),
+            "{text}"
+        );
+        if let Some(check) = check {
+            assert!(text.contains(&format!("FAILED {check} (")), "{text}");
+        }
+    }
 }
 
 #[test]
@@ -149,6 +196,7 @@ fn bad_arguments_exit_2() {
     }
 }
 
+#[cfg(feature = "mutants")]
 #[test]
 fn an_unwritable_save_dir_is_an_io_error() {
     let dir = tempfile::tempdir().expect("tempdir");

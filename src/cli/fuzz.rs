@@ -6,12 +6,15 @@
 //! throughput line), the terminal (a progress bar on stderr, only for a
 //! person watching) and the file it writes. Everything on stdout except the
 //! throughput line is a function of `--seed`, `--cases` and `--mutant`.
+//! `--mutant` plants a broken rule in the library, which exists only in a
+//! build with the `mutants` feature; any other build refuses the flag as a
+//! usage error that says how to get one.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use disclose::fuzzing::{self, Failure, Fuzz, MUTANTS, Rules, Tally};
+use disclose::fuzzing::{self, Failure, Fuzz, Tally};
 use disclose::refusal::vocabulary;
 
 use super::term::Progress;
@@ -32,20 +35,31 @@ pub struct FuzzArgs {
     /// Where the shrunk counterexample is written, as <DIR>/<check>_<seed>.jsonl
     #[arg(long, value_name = "DIR", default_value = "corpora/fuzz")]
     pub save: PathBuf,
-    /// Check the fuzzer itself against a deliberately broken rule: the run
-    /// must fail [possible values: marker-budget, integral-float]
+    /// Plant a deliberately broken rule in the library for this run: the
+    /// run must fail. Needs a build with `--features mutants` [possible
+    /// values: marker-budget, integral-float, hint-cut]
     #[arg(long, value_name = "NAME", value_parser = mutant_name)]
     pub mutant: Option<String>,
 }
 
+#[cfg(feature = "mutants")]
 fn mutant_name(name: &str) -> Result<String, String> {
-    match fuzzing::mutant(name) {
+    use disclose::mutant::Mutant;
+    match Mutant::named(name) {
         Some(_) => Ok(name.to_string()),
         None => Err(format!(
             "no mutant is named \"{name}\"; the mutants are {}",
-            MUTANTS.map(|m| m.name).join(", ")
+            Mutant::ALL.map(Mutant::name).join(", ")
         )),
     }
+}
+
+#[cfg(not(feature = "mutants"))]
+fn mutant_name(_: &str) -> Result<String, String> {
+    Err(
+        "this disclose was built without mutants; run `cargo run --features mutants -- fuzz --mutant NAME`"
+            .to_string(),
+    )
 }
 
 /// Runs `disclose fuzz`.
@@ -56,14 +70,15 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
         (None, Some(_)) => u64::MAX,
         (None, None) => fuzzing::DEFAULT_CASES,
     };
-    let (rules, mutant) = match args.mutant.as_deref().and_then(fuzzing::mutant) {
-        Some(m) => (m.rules, Some(m)),
-        None => (Rules::SPEC, None),
-    };
-    let fuzz = Fuzz {
-        rules,
-        ..Fuzz::new(seed, cases)
-    };
+    #[cfg_attr(not(feature = "mutants"), allow(unused_mut))]
+    let mut fuzz = Fuzz::new(seed, cases);
+    #[cfg(feature = "mutants")]
+    {
+        fuzz.mutant = args
+            .mutant
+            .as_deref()
+            .and_then(disclose::mutant::Mutant::named);
+    }
 
     let mut head = format!("disclose fuzz: seed {seed}");
     if cases != u64::MAX {
@@ -72,8 +87,9 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     if let Some(secs) = args.time {
         head.push_str(&format!(", at most {secs}s"));
     }
-    if let Some(m) = mutant {
-        head.push_str(&format!(", mutant {} ({})", m.name, m.breaks));
+    #[cfg(feature = "mutants")]
+    if let Some(m) = fuzz.mutant {
+        head.push_str(&format!(", mutant {} ({})", m.name(), m.breaks()));
     }
     emit(&format!("{head}\n"))?;
 

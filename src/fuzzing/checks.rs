@@ -1,6 +1,7 @@
 //! The checks run on one session: the generator and the parser agree,
-//! I1–I8, the Lean `indexBytes` through the rules' packer, admission-order
-//! independence, and `fit` ⊇ a full validator.
+//! I1–I8, the hints and the rendered index against the fuzzer's own model
+//! of SPEC §4 ([`super::model`]), admission-order independence, and the
+//! library's `fit` ⊇ a full validator.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -8,20 +9,19 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
-use super::rules::{Rules, index_bytes};
+use super::model::{self, Dormant};
+use crate::CALL;
 use crate::catalog::Catalog;
-use crate::dormant::Entry;
 use crate::generate::SessionPlan;
 use crate::invariants::INVARIANTS;
 use crate::refusal::Refusal;
 use crate::replay::{Outcome, Replay, replay};
 use crate::run::Run;
 use crate::session::{OpKind, Session, parse};
-use crate::{CALL, DORMANT_INDEX_CEILING};
 
 /// Every check's id and statement, in the order they run; the I-checks are
 /// those of [`INVARIANTS`].
-pub const CHECKS: [(&str, &str); 6] = [
+pub const CHECKS: [(&str, &str); 7] = [
     (
         "malformed",
         "a session without a fault parses; one with a fault is refused on its line",
@@ -31,8 +31,12 @@ pub const CHECKS: [(&str, &str); 6] = [
         "a malformed session's error has a line and a column of at least 1",
     ),
     (
+        "hint",
+        "every admitted capability's hint is SPEC §4's, as the fuzzer's model computes it",
+    ),
+    (
         "index",
-        "the rendered index is as long as the Lean indexBytes of its entries",
+        "render is SPEC §4's, its index the Lean pack and indexBytes over the lines' bytes (the fuzzer's model)",
     ),
     (
         "order",
@@ -40,7 +44,7 @@ pub const CHECKS: [(&str, &str); 6] = [
     ),
     (
         "fit",
-        "fit accepts every object args a full JSON Schema validator accepts",
+        "fit, and the call door, accept every object args a full JSON Schema validator accepts",
     ),
     ("panic", "nothing panics"),
 ];
@@ -112,40 +116,33 @@ impl Tally {
 }
 
 /// Checks one generated plan: its text, with the fault it was given.
-pub fn check_plan(plan: &SessionPlan, rules: &Rules) -> Result<Tally, Finding> {
+pub fn check_plan(plan: &SessionPlan) -> Result<Tally, Finding> {
     let (text, fault_line) = plan.render();
     let expect = fault_line.map_or(Expect::WellFormed, Expect::MalformedAt);
-    check_text(&text, expect, plan.shuffle, rules)
+    check_text(&text, expect, plan.shuffle)
 }
 
 /// Checks one session's text; a panic anywhere is a `panic` finding.
 /// `shuffle` picks the other admission order.
-pub fn check_text(
-    text: &str,
-    expect: Expect,
-    shuffle: u64,
-    rules: &Rules,
-) -> Result<Tally, Finding> {
-    catch_unwind(AssertUnwindSafe(|| checks(text, expect, shuffle, rules))).unwrap_or_else(
-        |payload| {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_string());
-            Err(Finding {
-                check: "panic",
-                message,
-            })
-        },
-    )
+pub fn check_text(text: &str, expect: Expect, shuffle: u64) -> Result<Tally, Finding> {
+    catch_unwind(AssertUnwindSafe(|| checks(text, expect, shuffle))).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        Err(Finding {
+            check: "panic",
+            message,
+        })
+    })
 }
 
 fn finding(check: &'static str, message: String) -> Finding {
     Finding { check, message }
 }
 
-fn checks(text: &str, expect: Expect, shuffle: u64, rules: &Rules) -> Result<Tally, Finding> {
+fn checks(text: &str, expect: Expect, shuffle: u64) -> Result<Tally, Finding> {
     let mut tally = Tally {
         cases: 1,
         ..Tally::default()
@@ -204,36 +201,154 @@ fn checks(text: &str, expect: Expect, shuffle: u64, rules: &Rules) -> Result<Tal
     let Some(run) = &replayed.run else {
         return Ok(tally);
     };
-    check_index(run, rules, &mut tally)?;
+    check_model(&session, &replayed, run, &mut tally)?;
     check_order(&session, &replayed, run, shuffle)?;
     tally.reordered = 1;
-    check_fit(&session, run, rules, &mut tally)?;
+    check_fit(&session, &replayed, run, &mut tally)?;
     Ok(tally)
 }
 
-fn check_index(run: &Run, rules: &Rules, tally: &mut Tally) -> Result<(), Finding> {
-    let entries: Vec<Entry> = run.dormant_lines().iter().map(|l| l.entry()).collect();
-    let (bytes, packed) = index_bytes(rules.packer, &entries);
-    if packed.left > 0 {
+/// The hints and the render of the run, against the model: the model is
+/// given only what the session declared and which declarations the library
+/// admitted (and, for a child, each tool's effect and approval class), and
+/// works out the rest itself.
+fn check_model(
+    session: &Session,
+    replayed: &Replay,
+    run: &Run,
+    tally: &mut Tally,
+) -> Result<(), Finding> {
+    let ops = session.ops();
+    let Some(start) = ops
+        .iter()
+        .position(|op| matches!(op.kind, OpKind::Start { .. }))
+    else {
+        return Ok(());
+    };
+    let OpKind::Start { mode, profile } = ops[start].kind else {
+        return Ok(());
+    };
+    let mut dormant = Vec::new();
+    let mut dev = None;
+    for (op, step) in ops[..start].iter().zip(&replayed.steps) {
+        // An admission the library answered `ok`.
+        let ok = step.outcome == Outcome::Done;
+        let hint_differs = |library: &str, text: &str| {
+            let expected = model::hint(text);
+            (library != expected).then(|| {
+                finding(
+                    "hint",
+                    format!(
+                        "line {}: the hint of {text:?} is {library:?}; SPEC §4 gives {expected:?}",
+                        op.line
+                    ),
+                )
+            })
+        };
+        match &op.kind {
+            OpKind::Dev { text } => dev = Some(text.as_str()),
+            OpKind::Tool {
+                decl,
+                admitted: true,
+            } if ok => {
+                let name = model::minted(&decl.origin, &decl.name);
+                let Some(tool) = run.admitted_tool(&name) else {
+                    return Err(finding(
+                        "index",
+                        format!(
+                            "line {}: \"{name}\" was admitted but the run has no such tool",
+                            op.line
+                        ),
+                    ));
+                };
+                if let Some(differs) = hint_differs(tool.hint(), &decl.description) {
+                    return Err(differs);
+                }
+                if !model::RESIDENT.contains(&name.as_str())
+                    && model::offered(profile, tool.effect(), tool.approval())
+                {
+                    dormant.push(Dormant::Tool {
+                        name,
+                        description: decl.description.clone(),
+                    });
+                }
+            }
+            OpKind::Skill(decl) if ok => {
+                skill(run, op.line, &decl.name, &decl.disclosure, &hint_differs)?;
+                dormant.push(Dormant::Skill {
+                    name: decl.name.clone(),
+                    disclosure: decl.disclosure.clone(),
+                });
+            }
+            OpKind::CarriedSkill(decl) if ok => {
+                skill(run, op.line, &decl.name, &decl.disclosure, &hint_differs)?;
+                dormant.push(Dormant::Skill {
+                    name: decl.name.clone(),
+                    disclosure: decl.disclosure.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+    let lines: Vec<model::Line> = model::stable_order(dormant.clone())
+        .iter()
+        .map(Dormant::line)
+        .collect();
+    if model::pack(model::room(lines.len()), &lines).left > 0 {
         tally.overflowing += 1;
     }
-    if bytes > DORMANT_INDEX_CEILING {
-        return Err(finding(
-            "I1",
-            format!(
-                "the packer's index of {} dormant entries is {bytes} bytes",
-                entries.len()
-            ),
-        ));
-    }
-    let rendered = run.dormant_index().len();
-    if rendered != bytes {
-        return Err(finding(
-            "index",
-            format!("the rendered index is {rendered} bytes; indexBytes is {bytes}"),
-        ));
+    let expected = model::render(mode.as_str(), dev, dormant);
+    let renders = (ops.iter().zip(&replayed.steps))
+        .filter(|(op, _)| matches!(op.kind, OpKind::Render))
+        .map(|(op, step)| (op.line, step.output.clone()));
+    for (line, rendered) in std::iter::once((ops[start].line, run.render())).chain(renders) {
+        if rendered.as_bytes() != expected {
+            return Err(finding(
+                "index",
+                format!("line {line}: {}", first_difference(&rendered, &expected)),
+            ));
+        }
     }
     Ok(())
+}
+
+/// A skill's hint, checked like a tool's.
+fn skill(
+    run: &Run,
+    line: usize,
+    name: &str,
+    disclosure: &str,
+    hint_differs: &dyn Fn(&str, &str) -> Option<Finding>,
+) -> Result<(), Finding> {
+    let Some(skill) = run.skill(name) else {
+        return Err(finding(
+            "index",
+            format!("line {line}: skill \"{name}\" was admitted but the run has no such skill"),
+        ));
+    };
+    hint_differs(skill.hint(), disclosure).map_or(Ok(()), Err)
+}
+
+/// Where a render first differs from the model's: the line, both ways.
+fn first_difference(rendered: &str, expected: &[u8]) -> String {
+    let expected = String::from_utf8_lossy(expected);
+    let mut ours = rendered.split_inclusive('\n');
+    let mut model = expected.split_inclusive('\n');
+    for n in 1.. {
+        match (ours.next(), model.next()) {
+            (Some(a), Some(b)) if a == b => continue,
+            (a, b) => {
+                return format!(
+                    "render line {n} is {:?}; SPEC §4 gives {:?} ({} bytes rendered, {} expected)",
+                    a.unwrap_or("nothing"),
+                    b.unwrap_or("nothing"),
+                    rendered.len(),
+                    expected.len()
+                );
+            }
+        }
+    }
+    String::new()
 }
 
 /// A permutation of `0..n` from `seed` (Fisher–Yates over splitmix64).
@@ -398,11 +513,11 @@ fn validator_accepts(schema_text: &str, schema: &Value, args: &Value) -> Option<
 
 fn check_fit(
     session: &Session,
+    replayed: &Replay,
     run: &Run,
-    rules: &Rules,
     tally: &mut Tally,
 ) -> Result<(), Finding> {
-    for op in session.ops() {
+    for (op, step) in session.ops().iter().zip(&replayed.steps) {
         let OpKind::Call(call) = &op.kind else {
             continue;
         };
@@ -429,17 +544,25 @@ fn check_fit(
             continue;
         }
         tally.fit_compared += 1;
-        if let Err(violations) = (rules.fit)(tool.input_schema(), args) {
+        let accepted = || {
+            format!(
+                "line {}: the validator accepts {} for {}",
+                op.line,
+                crate::canonical::canonical(args),
+                tool.schema_text(),
+            )
+        };
+        if let Err(violations) = crate::fit::fit(tool.input_schema(), args) {
             let said: Vec<String> = violations.iter().map(ToString::to_string).collect();
             return Err(finding(
                 "fit",
-                format!(
-                    "line {}: the validator accepts {} for {}, but fit says: {}",
-                    op.line,
-                    crate::canonical::canonical(args),
-                    tool.schema_text(),
-                    said.join("; ")
-                ),
+                format!("{}, but fit says: {}", accepted(), said.join("; ")),
+            ));
+        }
+        if let Outcome::Refused(refusal @ Refusal::Misfit { .. }) = &step.outcome {
+            return Err(finding(
+                "fit",
+                format!("{}, but the call was refused: {refusal}", accepted()),
             ));
         }
     }

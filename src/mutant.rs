@@ -1,0 +1,164 @@
+//! Deliberately broken rules, planted in the library itself (issue 12), so
+//! a test can show that the fuzzer catches a broken *library*, not merely a
+//! broken reference.
+//!
+//! This module, and every hook that reads it, exists only in test builds of
+//! the crate and in builds with the `mutants` cargo feature; a release build
+//! never has them. A mutant is switched on for one closure on one thread by
+//! [`with`]: the library code that closure runs (a whole fuzz case, with its
+//! re-replays and reorderings) sees the mutant; every other thread — other
+//! tests of the same binary, other rayon workers, other cases — does not,
+//! and the switch is restored even when the closure panics. The library
+//! never hands work to another thread inside one case, so nothing escapes
+//! the scope.
+//!
+//! Each broken rule is written here, as a function that takes the value the
+//! library computed (and what it needs) and returns the broken value while
+//! its mutant is active, the same value otherwise. The rule it breaks calls
+//! it in one line, `#[cfg(any(test, feature = "mutants"))] let x =
+//! crate::mutant::f(x, …);`, so the library's own code is unchanged and
+//! `cargo mutants` (which mutates the rule modules, not this one) finds no
+//! operator to mutate in a hook. A hook must sit on a path evaluated per
+//! call (render, `fit`, admission, ranking), never on a value computed once
+//! per process (the doors, the meta-schema memo), or the mutant would
+//! outlive its scope.
+//!
+//! Adding a mutant (e.g. `no-idf`, once §5's rarity weights land in
+//! `search`): a variant of [`Mutant`], its name and what it breaks (the
+//! exhaustive matches below fail to compile until both are written), the
+//! variant in [`Mutant::ALL`]; a broken-rule function here and its one-line
+//! hook in the rule; and the checks expected to catch it in
+//! `fuzzing::tests::catching` (which fails to compile until it is listed).
+//! If no fuzz check can see the rule yet, add one to `fuzzing/checks.rs`
+//! with a reference for it in `fuzzing/model.rs`.
+
+use std::cell::Cell;
+
+/// A deliberately broken rule of the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mutant {
+    /// SPEC §4: the packer's room forgets the `+N more` marker's budget.
+    MarkerBudget,
+    /// SPEC §6: `fit` calls an integral float (`1.0`) a number, not an
+    /// integer.
+    IntegralFloat,
+    /// SPEC §4: a long hint is cut at 80 bytes before its ellipsis, not 77.
+    HintCut,
+}
+
+impl Mutant {
+    /// Every mutant, in the order `disclose fuzz --mutant` lists them.
+    pub const ALL: [Mutant; 3] = [Mutant::MarkerBudget, Mutant::IntegralFloat, Mutant::HintCut];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutant::MarkerBudget => "marker-budget",
+            Mutant::IntegralFloat => "integral-float",
+            Mutant::HintCut => "hint-cut",
+        }
+    }
+
+    /// What it breaks, in a few words.
+    pub fn breaks(self) -> &'static str {
+        match self {
+            Mutant::MarkerBudget => "the packer forgets to budget the \"+N more\" marker",
+            Mutant::IntegralFloat => "fit calls 1.0 a number, not an integer",
+            Mutant::HintCut => "a long hint keeps 80 bytes before its ellipsis, not 77",
+        }
+    }
+
+    /// The mutant named `name`.
+    pub fn named(name: &str) -> Option<Mutant> {
+        Mutant::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+thread_local! {
+    /// The mutant in effect on this thread, inside [`with`] only.
+    static ACTIVE: Cell<Option<Mutant>> = const { Cell::new(None) };
+}
+
+/// Restores the previous switch when dropped, also on unwind.
+struct Restore(Option<Mutant>);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ACTIVE.with(|active| active.set(self.0));
+    }
+}
+
+/// Runs `f` with `mutant` planted in the library, on this thread only.
+pub fn with<R>(mutant: Mutant, f: impl FnOnce() -> R) -> R {
+    let _restore = Restore(ACTIVE.with(|active| active.replace(Some(mutant))));
+    f()
+}
+
+/// Whether `mutant` is in effect here (the hooks ask this).
+pub(crate) fn active(mutant: Mutant) -> bool {
+    ACTIVE.with(|active| active.get() == Some(mutant))
+}
+
+/// SPEC §4 broken by [`Mutant::MarkerBudget`]: the packer's room is the
+/// ceiling less the header only, so a `+N more` marker can push the index
+/// past 1024 bytes.
+pub(crate) fn room_for(room: usize) -> usize {
+    if active(Mutant::MarkerBudget) {
+        crate::DORMANT_INDEX_CEILING - crate::dormant::INDEX_HEADER.len()
+    } else {
+        room
+    }
+}
+
+/// SPEC §6 broken by [`Mutant::IntegralFloat`]: a float with no fractional
+/// part (`1.0`) is not integral.
+pub(crate) fn integral(integral: bool, n: &serde_json::Number) -> bool {
+    integral && !(active(Mutant::IntegralFloat) && n.is_f64())
+}
+
+/// SPEC §4 broken by [`Mutant::HintCut`]: a long hint (`clean`, past 80
+/// bytes) keeps up to 80 bytes before its ellipsis rather than 77.
+pub(crate) fn cut_hint(hint: String, clean: &str) -> String {
+    if active(Mutant::HintCut) {
+        let cut = clean.floor_char_boundary(crate::HINT_MAX_BYTES);
+        format!("{}…", clean[..cut].trim_end())
+    } else {
+        hint
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        for mutant in Mutant::ALL {
+            assert_eq!(Mutant::named(mutant.name()), Some(mutant));
+        }
+        assert_eq!(Mutant::named("nope"), None);
+    }
+
+    #[test]
+    fn the_switch_holds_inside_the_closure_only_and_on_this_thread_only() {
+        assert!(!active(Mutant::MarkerBudget));
+        with(Mutant::MarkerBudget, || {
+            assert!(active(Mutant::MarkerBudget));
+            assert!(!active(Mutant::IntegralFloat));
+            let elsewhere = std::thread::spawn(|| active(Mutant::MarkerBudget));
+            assert_eq!(elsewhere.join().ok(), Some(false));
+            with(Mutant::IntegralFloat, || {
+                assert!(active(Mutant::IntegralFloat));
+            });
+            assert!(active(Mutant::MarkerBudget));
+        });
+        assert!(!active(Mutant::MarkerBudget));
+    }
+
+    #[test]
+    fn a_panic_inside_restores_the_switch() {
+        let caught = std::panic::catch_unwind(|| with(Mutant::IntegralFloat, || panic!("inside")));
+        assert!(caught.is_err());
+        assert!(!active(Mutant::IntegralFloat));
+    }
+}
