@@ -5,7 +5,8 @@
 //! A few core tools are always in the request's tool list; every other
 //! admitted tool or skill appears only as one line of a dormant index capped
 //! at [`DORMANT_INDEX_CEILING`] bytes, reached through `describe` and `call`.
-//! The contract is `SPEC.md`; section numbers in comments refer to it.
+//! The contract is `docs/spec.md` in the repository (contract version
+//! [`CONTRACT_VERSION`]); `SPEC §N` in comments means its section N.
 //!
 //! A runtime builds the catalog, starts the run, sends the same tool list
 //! and segment with every request, and hands each of the model's tool calls

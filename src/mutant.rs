@@ -120,7 +120,7 @@ pub(crate) fn integral(integral: bool, n: &serde_json::Number) -> bool {
 /// bytes) keeps up to 80 bytes before its ellipsis rather than 77.
 pub(crate) fn cut_hint(hint: String, clean: &str) -> String {
     if active(Mutant::HintCut) {
-        let cut = clean.floor_char_boundary(crate::HINT_MAX_BYTES);
+        let cut = crate::hint::floor_boundary(clean, crate::HINT_MAX_BYTES);
         format!("{}…", clean[..cut].trim_end())
     } else {
         hint

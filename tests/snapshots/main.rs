@@ -5,7 +5,7 @@
 //! [`check_child`] (a child run) or [`admissions`] (admission answers), each
 //! turning a compact list of declarations and ops into one text, framed so the
 //! exact bytes are visible (see [`frame`]). The expected texts are inline
-//! snapshots written from SPEC.md and read against it byte by byte; where a
+//! snapshots written from docs/spec.md and read against it byte by byte; where a
 //! boundary is pinned, the arithmetic is in a comment and the length is also
 //! asserted outright, because insta trims trailing whitespace when it
 //! compares.
