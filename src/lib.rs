@@ -54,6 +54,7 @@ pub mod hint;
 pub mod invariants;
 pub mod mode;
 pub mod naming;
+pub mod recall;
 pub mod refusal;
 pub mod replay;
 pub mod run;

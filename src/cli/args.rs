@@ -31,6 +31,8 @@ pub enum Command {
     Import(super::import::ImportArgs),
     /// Request bytes per session under the dormant, eager and deferred strategies.
     Cost(super::cost::CostArgs),
+    /// How often describe lists an expected tool for each task (hit@1/3/8, recall@8, MRR).
+    Recall(super::recall::RecallArgs),
 }
 
 /// `disclose replay`.

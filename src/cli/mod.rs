@@ -8,6 +8,7 @@ mod cost;
 mod diff;
 mod fuzz;
 mod import;
+mod recall;
 mod replay;
 
 use std::process::ExitCode;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Cost(args) => cost::run(&args),
+        Command::Recall(args) => recall::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Vocab => {
             emit(&disclose::vocabulary_text())?;

@@ -1,0 +1,190 @@
+//! `disclose recall CATALOG QUERIES [CATALOG QUERIES]...`: how often
+//! `describe` puts an expected tool among its hits (SPEC §14, contract 2),
+//! as a figure CI can gate on.
+//!
+//! This module owns the files and the exit status: it builds each run from
+//! a catalog session (its declarations and `start`; every other op is
+//! ignored), reads each task file, and hands both to the library's
+//! [`disclose::recall`], which does the measuring. Every bad input is
+//! reported as `path:line:column: message` on stderr and the rest is still
+//! measured and reported; then the exit is 2. The reports live in
+//! [`report`].
+
+mod report;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use disclose::recall::{self, Outcome, Summary, Task};
+use disclose::session::{self, OpKind};
+use disclose::{Catalog, Run};
+
+use super::{Exit, emit};
+
+/// `disclose recall`.
+#[derive(Debug, clap::Args)]
+pub struct RecallArgs {
+    /// CATALOG QUERIES, once or more: a session file whose declarations and
+    /// `start` build the run (its other ops are ignored), then a JSON Lines
+    /// file of tasks, `{"query": "…", "expect": ["name", …]}` per line.
+    #[arg(required = true, value_name = "CATALOG QUERIES")]
+    pub files: Vec<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+    /// Print the report as Markdown (for a CI step summary).
+    #[arg(long)]
+    pub markdown: bool,
+    /// Exit 1 when hit@8 over every task is below PERCENT (0 to 100).
+    #[arg(long, value_name = "PERCENT", value_parser = percent)]
+    pub min_hit8: Option<f64>,
+}
+
+fn percent(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("\"{text}\" is not a percentage from 0 to 100")),
+    }
+}
+
+/// One catalog and its task file, measured.
+pub struct Measured {
+    /// The catalog session's path, as given.
+    pub catalog: PathBuf,
+    /// The task file's path, as given.
+    pub queries: PathBuf,
+    /// The tasks that were read.
+    pub tasks: Vec<Task>,
+}
+
+/// Runs `disclose recall`.
+pub fn run(args: &RecallArgs) -> Result<Exit> {
+    if args.files.len() % 2 != 0 {
+        bail!(
+            "recall takes CATALOG QUERIES pairs, but {} paths were given; the last, \"{}\", has no partner",
+            args.files.len(),
+            args.files[args.files.len() - 1].display()
+        );
+    }
+    let mut errors = Vec::new();
+    let mut pairs = Vec::new();
+    for pair in args.files.chunks(2) {
+        let (catalog, queries) = (&pair[0], &pair[1]);
+        let run = started(catalog);
+        let tasks = tasks(queries);
+        match (run, tasks) {
+            (Ok(run), Ok(tasks)) => pairs.push((run, catalog, queries, tasks)),
+            (run, tasks) => errors.extend(run.err().into_iter().chain(tasks.err()).flatten()),
+        }
+    }
+    let mut measured = Vec::with_capacity(pairs.len());
+    for (run, catalog, queries, (tasks, parse_errors)) in pairs {
+        errors.extend(located(queries, &parse_errors));
+        measured.push((
+            run,
+            Measured {
+                catalog: catalog.clone(),
+                queries: queries.clone(),
+                tasks,
+            },
+        ));
+    }
+    let mut results: Vec<(&Measured, Vec<Outcome>)> = Vec::with_capacity(measured.len());
+    for (run, pair) in &measured {
+        let (outcomes, measure_errors) = recall::measure(run, &pair.tasks);
+        errors.extend(located(&pair.queries, &measure_errors));
+        results.push((pair, outcomes));
+    }
+    for error in &errors {
+        eprintln!("{error}");
+    }
+    let overall = Summary::of(results.iter().flat_map(|(_, outcomes)| outcomes));
+    let verdict = args.min_hit8.map(|min| Verdict {
+        min,
+        pass: overall.hit8 as f64 * 100.0 >= min * overall.queries as f64,
+    });
+    let text = if args.json {
+        report::json(&results, &overall, verdict, errors.len())
+    } else if args.markdown {
+        report::markdown(&results, &overall, verdict)
+    } else {
+        report::human(&results, &overall, verdict)
+    };
+    emit(&text)?;
+    Ok(if !errors.is_empty() {
+        Exit::Usage
+    } else if verdict.is_some_and(|v| !v.pass) {
+        Exit::Fail
+    } else {
+        Exit::Pass
+    })
+}
+
+/// `--min-hit8`, and whether the overall hit@8 meets it.
+#[derive(Clone, Copy, Debug)]
+pub struct Verdict {
+    /// The threshold, in percent.
+    pub min: f64,
+    /// hit@8 ≥ min.
+    pub pass: bool,
+}
+
+/// The run a catalog session starts, or what is wrong with the file.
+fn started(path: &Path) -> Result<Run, Vec<String>> {
+    let bytes = read(path)?;
+    let session = session::parse(&bytes).map_err(|e| vec![format!("{}:{e}", path.display())])?;
+    let mut catalog = Catalog::new();
+    for op in session.ops() {
+        // Refused declarations are simply not admitted: the replay of the
+        // same session shows why, and an expected name that names one is
+        // reported as not admitted.
+        match &op.kind {
+            OpKind::Tool { decl, admitted } if *admitted => {
+                let _ = catalog.admit_tool(decl);
+            }
+            OpKind::Skill(decl) => {
+                let _ = catalog.admit_skill(decl);
+            }
+            OpKind::CarriedSkill(decl) => {
+                let _ = catalog.admit_carried_skill(decl);
+            }
+            OpKind::Start { mode, profile } => {
+                return Ok(match profile {
+                    Some(profile) => catalog.start_child(*mode, *profile),
+                    None => catalog.start(*mode),
+                });
+            }
+            _ => {}
+        }
+    }
+    Err(vec![format!(
+        "{}: the session never starts; recall needs its {{\"op\":\"start\",…}} line to know what the run is offered",
+        path.display()
+    )])
+}
+
+/// A task file's tasks and bad lines, or why it could not be used at all.
+fn tasks(path: &Path) -> Result<(Vec<Task>, Vec<recall::TaskError>), Vec<String>> {
+    let bytes = read(path)?;
+    let (tasks, errors) = recall::parse(&bytes);
+    if tasks.is_empty() && errors.is_empty() {
+        return Err(vec![format!(
+            "{}: no tasks; write one {{\"query\": \"…\", \"expect\": [\"name\", …]}} per line",
+            path.display()
+        )]);
+    }
+    Ok((tasks, errors))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Vec<String>> {
+    std::fs::read(path)
+        .with_context(|| format!("failed to read \"{}\"", path.display()))
+        .map_err(|e| vec![format!("disclose: {e:#}")])
+}
+
+fn located(path: &Path, errors: &[recall::TaskError]) -> Vec<String> {
+    errors
+        .iter()
+        .map(|e| format!("{}:{e}", path.display()))
+        .collect()
+}
