@@ -59,7 +59,7 @@ pub struct Measured {
 
 /// Runs `disclose recall`.
 pub fn run(args: &RecallArgs) -> Result<Exit> {
-    if args.files.len() % 2 != 0 {
+    if !args.files.len().is_multiple_of(2) {
         bail!(
             "recall takes CATALOG QUERIES pairs, but {} paths were given; the last, \"{}\", has no partner",
             args.files.len(),
