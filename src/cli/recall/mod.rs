@@ -67,32 +67,33 @@ pub fn run(args: &RecallArgs) -> Result<Exit> {
         );
     }
     let mut errors = Vec::new();
-    let mut pairs = Vec::new();
+    let mut measured = Vec::new();
     for pair in args.files.chunks(2) {
         let (catalog, queries) = (&pair[0], &pair[1]);
-        let run = started(catalog);
-        let tasks = tasks(queries);
-        match (run, tasks) {
-            (Ok(run), Ok(tasks)) => pairs.push((run, catalog, queries, tasks)),
+        match (started(catalog), tasks(queries)) {
+            (Ok(run), Ok((tasks, bad))) => measured.push((
+                run,
+                bad,
+                Measured {
+                    catalog: catalog.clone(),
+                    queries: queries.clone(),
+                    tasks,
+                },
+            )),
             (run, tasks) => errors.extend(run.err().into_iter().chain(tasks.err()).flatten()),
         }
     }
-    let mut measured = Vec::with_capacity(pairs.len());
-    for (run, catalog, queries, (tasks, parse_errors)) in pairs {
-        errors.extend(located(queries, &parse_errors));
-        measured.push((
-            run,
-            Measured {
-                catalog: catalog.clone(),
-                queries: queries.clone(),
-                tasks,
-            },
-        ));
-    }
     let mut results: Vec<(&Measured, Vec<Outcome>)> = Vec::with_capacity(measured.len());
-    for (run, pair) in &measured {
-        let (outcomes, measure_errors) = recall::measure(run, &pair.tasks);
-        errors.extend(located(&pair.queries, &measure_errors));
+    for (run, bad, pair) in &measured {
+        let (outcomes, unmeasured) = recall::measure(run, &pair.tasks);
+        // One file's errors in file order, whichever stage found them.
+        let mut located: Vec<&recall::TaskError> = bad.iter().chain(&unmeasured).collect();
+        located.sort_by_key(|e| (e.line, e.column));
+        errors.extend(
+            located
+                .into_iter()
+                .map(|e| format!("{}:{e}", pair.queries.display())),
+        );
         results.push((pair, outcomes));
     }
     for error in &errors {
@@ -180,11 +181,4 @@ fn read(path: &Path) -> Result<Vec<u8>, Vec<String>> {
     std::fs::read(path)
         .with_context(|| format!("failed to read \"{}\"", path.display()))
         .map_err(|e| vec![format!("disclose: {e:#}")])
-}
-
-fn located(path: &Path, errors: &[recall::TaskError]) -> Vec<String> {
-    errors
-        .iter()
-        .map(|e| format!("{}:{e}", path.display()))
-        .collect()
 }
