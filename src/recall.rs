@@ -17,8 +17,40 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::catalog::Catalog;
 use crate::fit::type_name;
 use crate::run::{Found, Run};
+use crate::session::{OpKind, Session};
+
+/// The run a catalog session starts: its declarations admitted in order and
+/// its `start` (mode and profile); every other op is ignored. A refused
+/// declaration is simply not admitted (the session's replay shows why).
+/// `None` when the session never starts.
+pub fn started(session: &Session) -> Option<Run> {
+    let mut catalog = Catalog::new();
+    for op in session.ops() {
+        match &op.kind {
+            OpKind::Tool { decl, admitted } if *admitted => {
+                let _ = catalog.admit_tool(decl);
+            }
+            OpKind::Skill(decl) => {
+                let _ = catalog.admit_skill(decl);
+            }
+            OpKind::CarriedSkill(decl) => {
+                let _ = catalog.admit_carried_skill(decl);
+            }
+            OpKind::Dev { text } => catalog.set_dev_line(text),
+            OpKind::Start { mode, profile } => {
+                return Some(match profile {
+                    Some(profile) => catalog.start_child(*mode, *profile),
+                    None => catalog.start(*mode),
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
 
 /// One task: a query and the capabilities that answer it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,9 +15,9 @@ mod report;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use disclose::Run;
 use disclose::recall::{self, Outcome, Summary, Task};
-use disclose::session::{self, OpKind};
-use disclose::{Catalog, Run};
+use disclose::session;
 
 use super::{Exit, emit};
 
@@ -134,34 +134,12 @@ pub struct Verdict {
 fn started(path: &Path) -> Result<Run, Vec<String>> {
     let bytes = read(path)?;
     let session = session::parse(&bytes).map_err(|e| vec![format!("{}:{e}", path.display())])?;
-    let mut catalog = Catalog::new();
-    for op in session.ops() {
-        // Refused declarations are simply not admitted: the replay of the
-        // same session shows why, and an expected name that names one is
-        // reported as not admitted.
-        match &op.kind {
-            OpKind::Tool { decl, admitted } if *admitted => {
-                let _ = catalog.admit_tool(decl);
-            }
-            OpKind::Skill(decl) => {
-                let _ = catalog.admit_skill(decl);
-            }
-            OpKind::CarriedSkill(decl) => {
-                let _ = catalog.admit_carried_skill(decl);
-            }
-            OpKind::Start { mode, profile } => {
-                return Ok(match profile {
-                    Some(profile) => catalog.start_child(*mode, *profile),
-                    None => catalog.start(*mode),
-                });
-            }
-            _ => {}
-        }
-    }
-    Err(vec![format!(
-        "{}: the session never starts; recall needs its {{\"op\":\"start\",…}} line to know what the run is offered",
-        path.display()
-    )])
+    recall::started(&session).ok_or_else(|| {
+        vec![format!(
+            "{}: the session never starts; recall needs its {{\"op\":\"start\",…}} line to know what the run is offered",
+            path.display()
+        )]
+    })
 }
 
 /// A task file's tasks and bad lines, or why it could not be used at all.
