@@ -39,11 +39,16 @@ fn inputs() -> (String, String, String) {
     let mut catalog =
         String::from("{\"op\":\"session\",\"format\":1,\"about\":\"recall bench\"}\n");
     for decl in &decls {
-        let line = json!({
+        let mut line = json!({
             "op": "tool", "origin": decl.origin, "name": decl.name,
             "description": decl.description, "input_schema": decl.input_schema.as_ref(),
-            "effect": decl.effect, "approval": decl.approval,
         });
+        // Absent fields stay absent (`null` is not absent, SPEC §11).
+        for (key, value) in [("effect", &decl.effect), ("approval", &decl.approval)] {
+            if let Some(value) = value {
+                line[key] = json!(value);
+            }
+        }
         catalog.push_str(&format!("{line}\n"));
     }
     catalog.push_str("{\"op\":\"start\",\"mode\":\"chat\"}\n");
