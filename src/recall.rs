@@ -261,29 +261,29 @@ pub fn measure<'t>(run: &Run, tasks: &'t [Task]) -> (Vec<Outcome<'t>>, Vec<TaskE
     let mut outcomes = Vec::with_capacity(tasks.len());
     let mut errors = Vec::new();
     for task in tasks {
-        let unseen: Vec<TaskError> = (task.expect.iter().zip(&task.expect_columns))
-            .filter_map(|(name, column)| {
-                let why = unseen(run, name)?;
-                Some(TaskError {
+        let before = errors.len();
+        for (name, column) in task.expect.iter().zip(&task.expect_columns) {
+            if let Some(why) = unseen(run, name) {
+                errors.push(TaskError {
                     line: task.line,
                     column: *column,
                     message: format!("\"{name}\" {why}, so describe can never list it"),
-                })
-            })
-            .collect();
-        if !unseen.is_empty() {
-            errors.extend(unseen);
-            continue;
-        }
-        let hits: Vec<String> = match run.find(&task.query) {
-            Err(refusal) => {
-                errors.push(TaskError {
-                    line: task.line,
-                    column: task.query_column,
-                    message: format!("describe refuses the query: {}: {refusal}", refusal.code()),
                 });
-                continue;
             }
+        }
+        let found = run.find(&task.query);
+        if let Err(refusal) = &found {
+            errors.push(TaskError {
+                line: task.line,
+                column: task.query_column,
+                message: format!("describe refuses the query: {}: {refusal}", refusal.code()),
+            });
+        }
+        let hits: Vec<String> = match found {
+            // Both kinds of error are reported above; such a task is not
+            // measured.
+            Ok(_) if errors.len() > before => continue,
+            Err(_) => continue,
             Ok(Found::Tool(tool)) => vec![tool.name().to_string()],
             Ok(Found::Skill(skill)) => vec![skill.name().to_string()],
             Ok(Found::Ranked(hits)) => hits.iter().map(|h| h.name().to_string()).collect(),
@@ -578,6 +578,7 @@ mod tests {
             "{\"query\":\"triage\",\"expect\":[\"triage\"]}\n",
             "{\"query\":\"x\",\"expect\":[\"gh__create_issue\",\"nope\"]}\n",
             "{\"query\":\" \",\"expect\":[\"triage\"]}\n",
+            "{\"query\":\"\\u0007\",\"expect\":[\"nope\"]}\n",
         );
         let (tasks, parse_errors) = parse(text.as_bytes());
         assert!(parse_errors.is_empty());
@@ -609,6 +610,8 @@ mod tests {
                 "4:24: \"gh__create_issue\" is not offered to a scout child, so describe can never list it",
                 "4:43: \"nope\" is not admitted in this catalog, so describe can never list it",
                 "5:10: describe refuses the query: describe.query: the query is empty",
+                "6:29: \"nope\" is not admitted in this catalog, so describe can never list it",
+                "6:10: describe refuses the query: describe.query: the query holds a control character",
             ]
         );
         let summary = Summary::of(&outcomes);

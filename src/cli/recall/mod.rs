@@ -6,9 +6,9 @@
 //! a catalog session (its declarations and `start`; every other op is
 //! ignored), reads each task file, and hands both to the library's
 //! [`disclose::recall`], which does the measuring. Every bad input is
-//! reported as `path:line:column: message` on stderr and the rest is still
-//! measured and reported; then the exit is 2. The reports live in
-//! [`report`].
+//! reported on stderr (`path:line:column: message` where it has a line)
+//! and the rest is still measured and reported; then the exit is 2. The
+//! reports live in [`report`].
 
 mod report;
 
@@ -80,7 +80,7 @@ pub fn run(args: &RecallArgs) -> Result<Exit> {
                     tasks,
                 },
             )),
-            (run, tasks) => errors.extend(run.err().into_iter().chain(tasks.err()).flatten()),
+            (run, tasks) => errors.extend(run.err().into_iter().chain(tasks.err())),
         }
     }
     let mut results: Vec<(&Measured, Vec<Outcome>)> = Vec::with_capacity(measured.len());
@@ -131,32 +131,33 @@ pub struct Verdict {
 }
 
 /// The run a catalog session starts, or what is wrong with the file.
-fn started(path: &Path) -> Result<Run, Vec<String>> {
+fn started(path: &Path) -> Result<Run, String> {
     let bytes = read(path)?;
-    let session = session::parse(&bytes).map_err(|e| vec![format!("{}:{e}", path.display())])?;
+    let session = session::parse(&bytes).map_err(|e| format!("{}:{e}", path.display()))?;
     recall::started(&session).ok_or_else(|| {
-        vec![format!(
+        format!(
             "{}: the session never starts; recall needs its {{\"op\":\"start\",…}} line to know what the run is offered",
             path.display()
-        )]
+        )
     })
 }
 
 /// A task file's tasks and bad lines, or why it could not be used at all.
-fn tasks(path: &Path) -> Result<(Vec<Task>, Vec<recall::TaskError>), Vec<String>> {
+fn tasks(path: &Path) -> Result<(Vec<Task>, Vec<recall::TaskError>), String> {
     let bytes = read(path)?;
     let (tasks, errors) = recall::parse(&bytes);
     if tasks.is_empty() && errors.is_empty() {
-        return Err(vec![format!(
+        return Err(format!(
             "{}: no tasks; write one {{\"query\": \"…\", \"expect\": [\"name\", …]}} per line",
             path.display()
-        )]);
+        ));
     }
     Ok((tasks, errors))
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Vec<String>> {
+/// The file's bytes, or `disclose: failed to read "…": …`.
+fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path)
         .with_context(|| format!("failed to read \"{}\"", path.display()))
-        .map_err(|e| vec![format!("disclose: {e:#}")])
+        .map_err(|e| format!("disclose: {e:#}"))
 }
