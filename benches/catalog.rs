@@ -1,6 +1,7 @@
-//! Scale benches for the catalog (issue 5): P2 render, P3 describe search,
-//! P4 `fit`, P6 admission. Each target is a ratio, so each group measures
-//! both sides in the same run; `script/bench` reads the two medians from
+//! Scale benches for the catalog (issue 5): P2 render, P3 describe search
+//! (SPEC §5, contract version 2), P4 `fit`, P6 admission. Each target is a
+//! ratio, so each group measures both sides in the same run; `script/bench`
+//! reads the two medians from
 //! `target/criterion/<group>/<side>/new/estimates.json` and divides.
 //!
 //! No timing is asserted here; the targets live in `script/bench`.
@@ -38,26 +39,61 @@ fn p2_render(c: &mut Criterion) {
     group.finish();
 }
 
-/// The naive `describe` ranking: tokenize every capability's name and
-/// description for every query (SPEC §5 words and scores, no index).
+/// SPEC §5 `words`, naively: alphanumeric runs, split again at a
+/// lowercase letter or digit before an uppercase one, lowercased.
 fn naive_words(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| w.chars().flat_map(char::to_lowercase).collect())
-        .collect()
+    let mut words = BTreeSet::new();
+    for run in text.split(|c: char| !c.is_alphanumeric()) {
+        let mut word = String::new();
+        let mut last = None::<char>;
+        for c in run.chars() {
+            if last.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+                && c.is_ascii_uppercase()
+            {
+                words.insert(std::mem::take(&mut word));
+            }
+            word.extend(c.to_lowercase());
+            last = Some(c);
+        }
+        if !word.is_empty() {
+            words.insert(word);
+        }
+    }
+    words
 }
 
+/// The naive `describe` ranking (SPEC §5, contract version 2): for every
+/// query, tokenize every candidate's name and description, count each
+/// query word's `df` by scanning them all, then weigh and score. No index.
 fn naive_describe(tools: &[(String, String, String)], query: &str) -> String {
     let query = query.trim();
-    let asked = naive_words(query);
-    let mut hits: Vec<(u32, &(String, String, String))> = tools
+    let candidates: Vec<(BTreeSet<String>, BTreeSet<String>)> = tools
         .iter()
-        .filter_map(|tool| {
-            let name = naive_words(&tool.0);
-            let text = naive_words(&tool.1);
-            let score: u32 = asked
+        .map(|tool| (naive_words(&tool.0), naive_words(&tool.1)))
+        .collect();
+    let asked: Vec<(String, u64)> = naive_words(query)
+        .into_iter()
+        .filter(|w| !disclose::search::STOPWORDS.contains(&w.as_str()))
+        .filter_map(|w| {
+            let df = candidates
                 .iter()
-                .map(|w| 3 * u32::from(name.contains(w)) + u32::from(text.contains(w)))
+                .filter(|(name, text)| name.contains(&w) || text.contains(&w))
+                .count();
+            (df > 0).then(|| {
+                let ratio = (tools.len() as u128 + 1).pow(2) / (df as u128).pow(2);
+                (w, u64::from(128 - ratio.leading_zeros()))
+            })
+        })
+        .collect();
+    let mut hits: Vec<(u64, &(String, String, String))> = tools
+        .iter()
+        .zip(&candidates)
+        .filter_map(|(tool, (name, text))| {
+            let score: u64 = asked
+                .iter()
+                .map(|(w, weight)| {
+                    weight * (3 * u64::from(name.contains(w)) + u64::from(text.contains(w)))
+                })
                 .sum();
             (score > 0).then_some((score, tool))
         })

@@ -83,6 +83,7 @@ pub mod mutant;
 pub mod naming;
 pub mod provider;
 pub mod record;
+pub mod recall;
 pub mod refusal;
 pub mod replay;
 pub mod run;

@@ -243,8 +243,44 @@ impl Run {
     }
 
     /// `describe`: the full guide on an exact name, else a keyword ranking
-    /// (SPEC §5).
+    /// (SPEC §5), written out from [`Run::find`].
     pub fn describe(&self, query: &str) -> Result<String, Refusal> {
+        Ok(match self.find(query)? {
+            Found::Tool(tool) => self.tool_guide(tool),
+            Found::Skill(skill) => format!(
+                "skill {}\n{}\nuse: read \"{}\" for the whole card\n",
+                skill.name(),
+                skill.disclosure().trim(),
+                skill.name()
+            ),
+            Found::Ranked(hits) if hits.is_empty() => {
+                format!(
+                    "no capability is named \"{}\", and no keyword matched\n",
+                    query.trim()
+                )
+            }
+            Found::Ranked(hits) => {
+                let mut out = format!(
+                    "no capability is named \"{}\"; closest by keyword:\n",
+                    query.trim()
+                );
+                for hit in hits {
+                    let kind = match hit {
+                        Capability::Tool(_) => "",
+                        Capability::Skill(_) => "skill ",
+                    };
+                    out.push_str(&format!("- {kind}{}: {}\n", hit.name(), hit.hint()));
+                }
+                out
+            }
+        })
+    }
+
+    /// What `describe` answers, before it is written out: the query is
+    /// validated (SPEC §5, in order), then trimmed and matched as an exact
+    /// name, else ranked by keyword. `disclose recall` reads the ranking
+    /// from here, so it measures the very answer `describe` prints.
+    pub fn find(&self, query: &str) -> Result<Found<'_>, Refusal> {
         let reason = if query.trim().is_empty() {
             Some(QueryReason::Empty)
         } else if query.len() > QUERY_MAX_BYTES {
@@ -259,39 +295,20 @@ impl Run {
         }
         let query = query.trim();
         if let Some(tool) = self.tool(query) {
-            return Ok(self.tool_guide(tool));
+            return Ok(Found::Tool(tool));
         }
         if let Some(skill) = self.skill(query) {
-            return Ok(format!(
-                "skill {}\n{}\nuse: read \"{}\" for the whole card\n",
-                skill.name(),
-                skill.disclosure().trim(),
-                skill.name()
-            ));
+            return Ok(Found::Skill(skill));
         }
         let hits = self.search_index().rank(query, |m| self.member_name(m));
-        if hits.is_empty() {
-            return Ok(format!(
-                "no capability is named \"{query}\", and no keyword matched\n"
-            ));
-        }
-        let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
-        for member in hits {
-            let line = match member {
-                Member::Tool(i) => {
-                    format!("- {}: {}\n", self.tools[i].name(), self.tools[i].hint())
-                }
-                Member::Skill(i) => {
-                    format!(
-                        "- skill {}: {}\n",
-                        self.skills[i].name(),
-                        self.skills[i].hint()
-                    )
-                }
-            };
-            out.push_str(&line);
-        }
-        Ok(out)
+        Ok(Found::Ranked(
+            hits.into_iter()
+                .map(|member| match member {
+                    Member::Tool(i) => Capability::Tool(&self.tools[i]),
+                    Member::Skill(i) => Capability::Skill(&self.skills[i]),
+                })
+                .collect(),
+        ))
     }
 
     fn search_index(&self) -> &SearchIndex<Member> {
@@ -372,6 +389,45 @@ impl Run {
         self.offered_tools()
             .map(|t| (t.name(), t.digest()))
             .collect()
+    }
+}
+
+/// What `describe` found for a valid query (SPEC §5).
+#[derive(Clone, Debug)]
+pub enum Found<'r> {
+    /// The trimmed query is the minted name of a tool this run is offered.
+    Tool(&'r AdmittedTool),
+    /// The trimmed query is a skill's name.
+    Skill(&'r Skill),
+    /// Keywords: at most `DESCRIBE_HITS` capabilities, best first; empty
+    /// when nothing scored.
+    Ranked(Vec<Capability<'r>>),
+}
+
+/// A capability `describe` can list: a tool this run is offered, or a skill.
+#[derive(Clone, Copy, Debug)]
+pub enum Capability<'r> {
+    /// A tool.
+    Tool(&'r AdmittedTool),
+    /// A skill.
+    Skill(&'r Skill),
+}
+
+impl<'r> Capability<'r> {
+    /// Its minted name (a tool) or name (a skill).
+    pub fn name(&self) -> &'r str {
+        match self {
+            Capability::Tool(tool) => tool.name(),
+            Capability::Skill(skill) => skill.name(),
+        }
+    }
+
+    /// Its hint (SPEC §4).
+    pub fn hint(&self) -> &'r str {
+        match self {
+            Capability::Tool(tool) => tool.hint(),
+            Capability::Skill(skill) => skill.hint(),
+        }
     }
 }
 

@@ -36,6 +36,8 @@ pub enum Command {
     /// Which cases changed state, per implementation, between two
     /// `check --json` reports.
     DiffReport(super::diff_report::DiffReportArgs),
+    /// How often describe lists an expected tool for each task (hit@1/3/8, recall@8, MRR).
+    Recall(super::recall::RecallArgs),
 }
 
 /// `disclose replay`.

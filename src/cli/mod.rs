@@ -11,6 +11,7 @@ mod fuzz;
 mod import;
 mod markdown;
 mod protocol;
+mod recall;
 mod replay;
 mod serve;
 mod term;
@@ -46,6 +47,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Cost(args) => cost::run(&args),
+        Command::Recall(args) => recall::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Serve => serve::run(),
         Command::DiffReport(args) => diff_report::run(&args),

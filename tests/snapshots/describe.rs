@@ -1,6 +1,8 @@
 //! `describe` (SPEC §5): the three guides, keyword rankings (ties by name in
 //! byte order, distinct query words, the top 8), no match, and the query's
-//! validation in its order.
+//! validation in its order. Weights are contract version 2's:
+//! `weight(w)` = bit length of ⌊(N+1)²/df(w)²⌋ over the run's N candidates
+//! (the two doors included), times 3 for a name hit and 1 for a text hit.
 
 use disclose::Mode;
 use serde_json::json;
@@ -104,9 +106,12 @@ fn ranking_catalog() -> Vec<Decl> {
 
 #[test]
 fn keyword_ranking_with_ties_broken_by_name_in_byte_order() {
-    // Query words {create, issue}; name hit 3, description hit 1:
-    // github__create_issue 3+3+1 = 7, gitlab__create_issue 7 (tie: `h` < `l`);
-    // Issue_log 3, issue-triage 3 (`issues` is not `issue`), jira 3 (create):
+    // N = 7 (5 declared + the doors), (N+1)² = 64. `create`: df 3
+    // (github, gitlab, jira), ⌊64/9⌋ = 7, weight 3; `issue`: df 4 (github
+    // and gitlab in name and text, Issue_log and issue-triage in name;
+    // `issues` is not `issue`), ⌊64/16⌋ = 4, weight 3.
+    // github__create_issue 3·3 + 3·(3+1) = 21, gitlab__create_issue 21
+    // (tie: `h` < `l`); Issue_log 9, issue-triage 9, jira 9 (create):
     // byte order puts `I` (0x49) before `i` (0x69) before `j`. A
     // case-insensitive order would put `issue-triage` (`-` 0x2d) before
     // `issue_log` (`_` 0x5f). Tools and skills sort together, by name.
@@ -131,15 +136,17 @@ fn keyword_ranking_with_ties_broken_by_name_in_byte_order() {
 
 #[test]
 fn query_words_count_once() {
-    // Distinct words {ticket, issue}: jira 3+1 = 4, github 4, gitlab 4
-    // (byte order), then Issue_log 3, issue-triage 3. Were `ticket` counted
-    // twice, jira would score 8 and lead.
-    insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &[describe("ticket TICKET issue")]), @r#"
-    >>> describe "ticket TICKET issue" (275 bytes)
-    no capability is named "ticket TICKET issue"; closest by keyword:
+    // Distinct words {issue, ticket}: `ticket` is rare (df 1, ⌊64/1⌋ = 64,
+    // weight 7), `issue` common (df 4, weight 3). jira__create_ticket
+    // 7·(3+1) = 28 leads github 12 and gitlab 12, then Issue_log 9 and
+    // issue-triage 9. Were `issue` counted three times, github and gitlab
+    // would score 36 and lead.
+    insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &[describe("issue ISSUE Issue ticket")]), @r#"
+    >>> describe "issue ISSUE Issue ticket" (280 bytes)
+    no capability is named "issue ISSUE Issue ticket"; closest by keyword:
+    - jira__create_ticket: Open a ticket.
     - github__create_issue: Open an issue on GitHub.
     - gitlab__create_issue: Open an issue on GitLab.
-    - jira__create_ticket: Open a ticket.
     - Issue_log: Keep a log.
     - skill issue-triage: Sort new issues by label.
     "#);
@@ -147,7 +154,8 @@ fn query_words_count_once() {
 
 #[test]
 fn more_than_eight_hits_keep_the_first_eight() {
-    // Query `log`. Scores: LOG-format 3+1 = 4, log_read 4, log_write 4;
+    // Query `log`. N = 14; `log` is in 11 of them, ⌊225/121⌋ = 1, weight 1,
+    // so the scores are D22's: LOG-format 3+1 = 4, log_read 4, log_write 4;
     // grep-log 3 (`logs` is not `log`), log_rotate 3; audit, backup, compact,
     // digest, export, fsck 1 each. 11 hits: digest, export and fsck (the last
     // three by name) are not listed. syslog__send scores 0: `syslog` is one
@@ -182,8 +190,9 @@ fn more_than_eight_hits_keep_the_first_eight() {
 
 #[test]
 fn keyword_hits_show_hints_and_include_the_doors() {
-    // `by name`: describe (`by`, `name` in its description: 2) and call (2),
-    // tie by name. Their hints are cut: describe's description is 85 bytes,
+    // `by name`: `by` is a stopword; `name` is in describe's and call's
+    // descriptions (N = 3, df 2, ⌊16/4⌋ = 4, weight 3): 3 each, tie by
+    // name. Their hints are cut: describe's description is 85 bytes,
     // cut at 77 inside `ranked`; call's is 88 bytes, cut at 77 inside
     // `schema`. Non-ASCII words lowercase by `char::to_lowercase`.
     let decls = [host("resume", "Résumé de l'été.")];
