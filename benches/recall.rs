@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use disclose::recall::{self, Summary};
+use disclose::record;
 use disclose::replay::replay;
 use disclose::run::Found;
-use disclose::session;
+use disclose::session::{self, OpKind};
 use serde_json::json;
 
 #[path = "support/realistic.rs"]
@@ -39,17 +40,10 @@ fn inputs() -> (String, String, String) {
     let mut catalog =
         String::from("{\"op\":\"session\",\"format\":1,\"about\":\"recall bench\"}\n");
     for decl in &decls {
-        let mut line = json!({
-            "op": "tool", "origin": decl.origin, "name": decl.name,
-            "description": decl.description, "input_schema": decl.input_schema.as_ref(),
-        });
-        // Absent fields stay absent (`null` is not absent, SPEC §11).
-        for (key, value) in [("effect", &decl.effect), ("approval", &decl.approval)] {
-            if let Some(value) = value {
-                line[key] = json!(value);
-            }
-        }
-        catalog.push_str(&format!("{line}\n"));
+        catalog.push_str(&record::op_line(&OpKind::Tool {
+            decl: decl.clone(),
+            admitted: true,
+        }));
     }
     catalog.push_str("{\"op\":\"start\",\"mode\":\"chat\"}\n");
     let mut rng = realistic::Rng::new(8);

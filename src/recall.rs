@@ -484,7 +484,7 @@ fn first_column(raw: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Catalog, Mode, Profile, ShelfSkill, ToolDecl};
+    use crate::{Approval, Catalog, Effect, Mode, Profile, ShelfSkill, ToolDecl};
     use serde_json::json;
 
     fn errors(text: &str) -> Vec<String> {
@@ -554,8 +554,8 @@ mod tests {
                 name: name.into(),
                 description: description.into(),
                 input_schema: json!({"type": "object"}).into(),
-                effect: Some(effect.into()),
-                approval: Some("never".into()),
+                effect: Effect::from_declared(Some(effect)),
+                approval: Approval::Never,
             };
             assert!(catalog.admit_tool(&decl).is_ok());
         }

@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 
 use disclose::search::{STOPWORDS, weight};
-use disclose::{Catalog, Mode, Profile, Run, ShelfSkill, ToolDecl};
+use disclose::{Approval, Catalog, Effect, Mode, Profile, Run, ShelfSkill, ToolDecl};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -249,8 +249,8 @@ fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
                     name: name.clone(),
                     description: text.clone(),
                     input_schema: json!({"type": "object"}).into(),
-                    effect: Some(effect.to_string()),
-                    approval: Some("never".to_string()),
+                    effect: Effect::from_declared(Some(effect)),
+                    approval: Approval::Never,
                 };
                 if let Ok(tool) = catalog.admit_tool(&decl) {
                     // SPEC §8: a scout is offered `read` tools only here.
