@@ -337,19 +337,25 @@ fn check_model(
             ));
         }
     }
-    let keyword_queries =
-        (ops.iter().zip(&replayed.steps)).filter_map(|(op, step)| match &op.kind {
+    let describes: Vec<(usize, &str, &str)> = (ops.iter().zip(&replayed.steps))
+        .filter_map(|(op, step)| match &op.kind {
             OpKind::Describe { name } => Some((op.line, name.as_str(), step.output.as_str())),
             _ => None,
-        });
-    check_describe(keyword_queries, &model::Search::new(offered, skills), tally)
+        })
+        .collect();
+    // Tokenizing the candidates is most of the check's cost: only a run
+    // that is asked something pays it.
+    if describes.is_empty() {
+        return Ok(());
+    }
+    check_describe(describes, &model::Search::new(offered, skills), tally)
 }
 
 /// Each keyword answer of `describe` (not an exact name, not a refusal:
 /// the model writes neither) against SPEC §5's, as the model ranks it over
 /// the run's candidates.
-fn check_describe<'a>(
-    describes: impl Iterator<Item = (usize, &'a str, &'a str)>,
+fn check_describe(
+    describes: Vec<(usize, &str, &str)>,
     search: &model::Search,
     tally: &mut Tally,
 ) -> Result<(), Finding> {

@@ -15,7 +15,8 @@
 //! model disagree, one of them misreads the spec, and the fuzzer reports the
 //! session, shrunk.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use crate::declaration::{Approval, Effect};
 use crate::mode::Profile;
@@ -419,7 +420,8 @@ impl Candidate {
 /// words of its name and of its text.
 #[derive(Clone, Debug)]
 pub struct Search {
-    candidates: Vec<(Candidate, BTreeSet<String>, BTreeSet<String>)>,
+    /// Each candidate with the words of its name and of its text.
+    candidates: Vec<(BTreeSet<String>, Rc<BTreeSet<String>>, Candidate)>,
 }
 
 impl Search {
@@ -430,12 +432,19 @@ impl Search {
             name: name.to_string(),
             description: description.to_string(),
         });
+        // A bulk declaration gives many tools one description: its words
+        // are worked out once.
+        let mut texts: BTreeMap<String, Rc<BTreeSet<String>>> = BTreeMap::new();
         let candidates = doors
             .chain(tools)
             .chain(skills)
             .map(|c| {
-                let (name, text) = (words(c.name()), words(c.text()));
-                (c, name, text)
+                let text = Rc::clone(
+                    texts
+                        .entry(c.text().to_string())
+                        .or_insert_with(|| Rc::new(words(c.text()))),
+                );
+                (words(c.name()), text, c)
             })
             .collect();
         Search { candidates }
@@ -452,7 +461,7 @@ impl Search {
             return None;
         }
         let query = query.trim();
-        if self.candidates.iter().any(|(c, _, _)| c.name() == query) {
+        if self.candidates.iter().any(|(_, _, c)| c.name() == query) {
             return None;
         }
         let hits = self.rank(query);
@@ -478,14 +487,14 @@ impl Search {
             .filter(|w| !STOPWORDS.contains(&w.as_str()))
             .map(|w| {
                 let df = (self.candidates.iter())
-                    .filter(|(_, name, text)| name.contains(&w) || text.contains(&w))
+                    .filter(|(name, text, _)| name.contains(&w) || text.contains(&w))
                     .count();
                 (w, df)
             })
             .filter(|(_, df)| *df > 0)
             .collect();
         let mut scored: Vec<(u128, &Candidate)> = Vec::new();
-        for (candidate, name, text) in &self.candidates {
+        for (name, text, candidate) in &self.candidates {
             let mut score: u128 = 0;
             for (w, df) in &query_words {
                 let hit = 3 * u128::from(name.contains(w)) + u128::from(text.contains(w));
