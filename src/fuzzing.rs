@@ -16,6 +16,9 @@
 //!   [`model`] — SPEC §4 and the Lean `pack`/`indexBytes` written out again
 //!   over byte strings, apart from the library — computes from the session's
 //!   declarations;
+//! - **describe**: every keyword answer of `describe` equals SPEC §5's
+//!   ranking (words, stopwords, `df` over the run's candidates, the integer
+//!   weight, score, order, the first 8) as [`model`] computes it;
 //! - **order**: admitting the same declarations in another order (those
 //!   refused `admit.duplicate`/`admit.collision` left out: their refusal
 //!   depends on order) gives the same admissions, render, tool list, pins,
@@ -297,6 +300,7 @@ mod tests {
             Mutant::MarkerBudget => &["I1", "index"],
             Mutant::IntegralFloat => &["fit"],
             Mutant::HintCut => &["hint"],
+            Mutant::NoIdf => &["describe"],
         }
     }
 
@@ -372,6 +376,10 @@ mod tests {
         let first = fuzz.run(&|_| true);
         assert!(first.failure.is_none(), "{:?}", first.failure);
         assert_eq!(first.tally.cases, 300);
+        // The describe check is not vacuous: about one case in two asks a
+        // keyword question (192 of 300 here), and one in four lists hits.
+        assert!(first.tally.ranked >= 30, "{:?}", first.tally);
+        assert!(first.tally.ranked_hits >= 15, "{:?}", first.tally);
         assert_eq!(fuzz.run(&|_| true).tally, first.tally);
     }
 
@@ -401,5 +409,14 @@ mod tests {
         mutant::with(Mutant::HintCut, || {
             assert_eq!(crate::hint::hint(&long).len(), 83);
         });
+        // N = 4: `common` (df 3) weighs 2, `rare` (df 1) weighs 5; without
+        // IDF both weigh 1 and the three name hits on `common` tie with
+        // the one on `rare`, ordered by name.
+        let caps = ["common_b", "common_c", "common_thing", "rare_one"];
+        let index =
+            crate::search::SearchIndex::new(caps.iter().enumerate().map(|(i, n)| (i, *n, "x")));
+        let rank = || index.rank("common rare", |i: usize| caps[i]);
+        assert_eq!(rank(), [3, 0, 1, 2]);
+        mutant::with(Mutant::NoIdf, || assert_eq!(rank(), [0, 1, 2, 3]));
     }
 }

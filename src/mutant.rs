@@ -23,8 +23,7 @@
 //! per process (the doors, the meta-schema memo), or the mutant would
 //! outlive its scope.
 //!
-//! Adding a mutant (e.g. `no-idf`, once §5's rarity weights land in
-//! `search`): a variant of [`Mutant`], its name and what it breaks (the
+//! Adding a mutant: a variant of [`Mutant`], its name and what it breaks (the
 //! exhaustive matches below fail to compile until both are written), the
 //! variant in [`Mutant::ALL`]; a broken-rule function here and its one-line
 //! hook in the rule; and the checks expected to catch it in
@@ -44,11 +43,18 @@ pub enum Mutant {
     IntegralFloat,
     /// SPEC §4: a long hint is cut at 80 bytes before its ellipsis, not 77.
     HintCut,
+    /// SPEC §5: every query word weighs 1, however common it is (no IDF).
+    NoIdf,
 }
 
 impl Mutant {
     /// Every mutant, in the order `disclose fuzz --mutant` lists them.
-    pub const ALL: [Mutant; 3] = [Mutant::MarkerBudget, Mutant::IntegralFloat, Mutant::HintCut];
+    pub const ALL: [Mutant; 4] = [
+        Mutant::MarkerBudget,
+        Mutant::IntegralFloat,
+        Mutant::HintCut,
+        Mutant::NoIdf,
+    ];
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -56,6 +62,7 @@ impl Mutant {
             Mutant::MarkerBudget => "marker-budget",
             Mutant::IntegralFloat => "integral-float",
             Mutant::HintCut => "hint-cut",
+            Mutant::NoIdf => "no-idf",
         }
     }
 
@@ -65,6 +72,7 @@ impl Mutant {
             Mutant::MarkerBudget => "the packer forgets to budget the \"+N more\" marker",
             Mutant::IntegralFloat => "fit calls 1.0 a number, not an integer",
             Mutant::HintCut => "a long hint keeps 80 bytes before its ellipsis, not 77",
+            Mutant::NoIdf => "describe weighs every keyword 1, however common it is",
         }
     }
 
@@ -125,6 +133,13 @@ pub(crate) fn cut_hint(hint: String, clean: &str) -> String {
     } else {
         hint
     }
+}
+
+/// SPEC §5 broken by [`Mutant::NoIdf`]: a query word's weight is 1
+/// whatever its `df`, so D22's plain hit counts (3 in a name, 1 in a text)
+/// rank alone.
+pub(crate) fn weight(weight: u64) -> u64 {
+    if active(Mutant::NoIdf) { 1 } else { weight }
 }
 
 #[cfg(test)]

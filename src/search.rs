@@ -199,6 +199,8 @@ impl<M: Copy> SearchIndex<M> {
             // `df` is the number of holders; a word in no candidate has
             // none and adds nothing.
             let weight = u64::from(weight(candidates, holders.len()));
+            #[cfg(any(test, feature = "mutants"))]
+            let weight = crate::mutant::weight(weight);
             for &(id, hit) in &holders {
                 *scores.entry(id).or_default() += weight * hit;
             }

@@ -1,7 +1,8 @@
 //! The checks run on one session: the generator and the parser agree,
-//! I1–I8, the hints and the rendered index against the fuzzer's own model
-//! of SPEC §4 ([`super::model`]), admission-order independence, and the
-//! library's `fit` ⊇ a full validator.
+//! I1–I8, the hints, the rendered index and the keyword answers of
+//! `describe` against the fuzzer's own model of SPEC §4 and §5
+//! ([`super::model`]), admission-order independence, and the library's
+//! `fit` ⊇ a full validator.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -9,7 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
-use super::model::{self, Dormant};
+use super::model::{self, Candidate, Dormant};
 use crate::CALL;
 use crate::catalog::Catalog;
 use crate::generate::SessionPlan;
@@ -21,7 +22,7 @@ use crate::session::{OpKind, Session, parse};
 
 /// Every check's id and statement, in the order they run; the I-checks are
 /// those of [`INVARIANTS`].
-pub const CHECKS: [(&str, &str); 7] = [
+pub const CHECKS: [(&str, &str); 8] = [
     (
         "malformed",
         "a session without a fault parses; one with a fault is refused on its line",
@@ -37,6 +38,10 @@ pub const CHECKS: [(&str, &str); 7] = [
     (
         "index",
         "render is SPEC §4's, its index the Lean pack and indexBytes over the lines' bytes (the fuzzer's model)",
+    ),
+    (
+        "describe",
+        "every keyword answer of describe is SPEC §5's ranking, as the fuzzer's model computes it",
     ),
     (
         "order",
@@ -95,6 +100,10 @@ pub struct Tally {
     pub fit_compared: u64,
     /// Sessions re-admitted in another order and compared.
     pub reordered: u64,
+    /// Keyword answers of `describe` compared with the model's.
+    pub ranked: u64,
+    /// Of those, answers that listed hits.
+    pub ranked_hits: u64,
     /// Refusals seen, by code.
     pub refusals: BTreeMap<&'static str, u64>,
 }
@@ -109,6 +118,8 @@ impl Tally {
         self.overflowing += other.overflowing;
         self.fit_compared += other.fit_compared;
         self.reordered += other.reordered;
+        self.ranked += other.ranked;
+        self.ranked_hits += other.ranked_hits;
         for (code, n) in &other.refusals {
             *self.refusals.entry(code).or_default() += n;
         }
@@ -208,10 +219,10 @@ fn checks(text: &str, expect: Expect, shuffle: u64) -> Result<Tally, Finding> {
     Ok(tally)
 }
 
-/// The hints and the render of the run, against the model: the model is
-/// given only what the session declared and which declarations the library
-/// admitted (and, for a child, each tool's effect and approval class), and
-/// works out the rest itself.
+/// The hints, the render and the keyword answers of the run, against the
+/// model: the model is given only what the session declared and which
+/// declarations the library admitted (and, for a child, each tool's effect
+/// and approval class), and works out the rest itself.
 fn check_model(
     session: &Session,
     replayed: &Replay,
@@ -229,6 +240,10 @@ fn check_model(
         return Ok(());
     };
     let mut dormant = Vec::new();
+    // SPEC §5's candidates besides the doors: every tool the run is
+    // offered, resident or dormant, and every skill.
+    let mut offered = Vec::new();
+    let mut skills = Vec::new();
     let mut dev = None;
     for (op, step) in ops[..start].iter().zip(&replayed.steps) {
         // An admission the library answered `ok`.
@@ -264,9 +279,14 @@ fn check_model(
                 if let Some(differs) = hint_differs(tool.hint(), &decl.description) {
                     return Err(differs);
                 }
-                if !model::RESIDENT.contains(&name.as_str())
-                    && model::offered(profile, tool.effect(), tool.approval())
-                {
+                if !model::offered(profile, tool.effect(), tool.approval()) {
+                    continue;
+                }
+                offered.push(Candidate::Tool {
+                    name: name.clone(),
+                    description: decl.description.clone(),
+                });
+                if !model::RESIDENT.contains(&name.as_str()) {
                     dormant.push(Dormant::Tool {
                         name,
                         description: decl.description.clone(),
@@ -279,10 +299,18 @@ fn check_model(
                     name: decl.name.clone(),
                     disclosure: decl.disclosure.clone(),
                 });
+                skills.push(Candidate::Skill {
+                    name: decl.name.clone(),
+                    disclosure: decl.disclosure.clone(),
+                });
             }
             OpKind::CarriedSkill(decl) if ok => {
                 skill(run, op.line, &decl.name, &decl.disclosure, &hint_differs)?;
                 dormant.push(Dormant::Skill {
+                    name: decl.name.clone(),
+                    disclosure: decl.disclosure.clone(),
+                });
+                skills.push(Candidate::Skill {
                     name: decl.name.clone(),
                     disclosure: decl.disclosure.clone(),
                 });
@@ -307,6 +335,45 @@ fn check_model(
                 "index",
                 format!("line {line}: {}", first_difference(&rendered, &expected)),
             ));
+        }
+    }
+    let describes: Vec<(usize, &str, &str)> = (ops.iter().zip(&replayed.steps))
+        .filter_map(|(op, step)| match &op.kind {
+            OpKind::Describe { name } => Some((op.line, name.as_str(), step.output.as_str())),
+            _ => None,
+        })
+        .collect();
+    // Tokenizing the candidates is most of the check's cost: only a run
+    // that is asked something pays it.
+    if describes.is_empty() {
+        return Ok(());
+    }
+    check_describe(describes, &model::Search::new(offered, skills), tally)
+}
+
+/// Each keyword answer of `describe` (not an exact name, not a refusal:
+/// the model writes neither) against SPEC §5's, as the model ranks it over
+/// the run's candidates.
+fn check_describe(
+    describes: Vec<(usize, &str, &str)>,
+    search: &model::Search,
+    tally: &mut Tally,
+) -> Result<(), Finding> {
+    for (line, query, answered) in describes {
+        let Some(expected) = search.describe(query) else {
+            continue;
+        };
+        if answered != expected {
+            return Err(finding(
+                "describe",
+                format!(
+                    "line {line}: describe {query:?} answered {answered:?}; SPEC §5 gives {expected:?}"
+                ),
+            ));
+        }
+        tally.ranked += 1;
+        if expected.lines().count() > 1 {
+            tally.ranked_hits += 1;
         }
     }
     Ok(())

@@ -1,14 +1,22 @@
-//! The fuzzer's references for SPEC §4: the hint and the dormant index,
-//! written a second time from the spec's words and the Lean model (seed 001
-//! §8-60), on purpose in another shape than the library's.
+//! The fuzzer's references for SPEC §4 and §5: the hint, the dormant index
+//! and `describe`'s keyword ranking, written a second time from the spec's
+//! words and the Lean model (seed 001 §8-60), on purpose in another shape
+//! than the library's.
 //!
-//! Nothing here calls `crate::hint` or `crate::dormant`: the header, the
-//! marker and the ceiling are spelled out again, the hint walks chars
-//! through the spec's steps, and `pack` is the Lean definition transcribed
-//! clause for clause, recursive, over the byte strings of the lines rather
-//! than their lengths. `indexBytes` is the Lean formula over what `pack`
-//! returns. Where the library and this model disagree, one of them misreads
-//! the spec, and the fuzzer reports the session, shrunk.
+//! Nothing here calls `crate::hint`, `crate::dormant` or `crate::search`:
+//! the header, the marker, the ceiling, the doors and the stopwords are
+//! spelled out again, the hint walks chars through the spec's steps, and
+//! `pack` is the Lean definition transcribed clause for clause, recursive,
+//! over the byte strings of the lines rather than their lengths.
+//! `indexBytes` is the Lean formula over what `pack` returns. The ranking
+//! tokenizes into sets of words and scores every candidate against every
+//! query word by the formulas of §5, where the library keeps postings and
+//! scores only the candidates a word nominates. Where the library and this
+//! model disagree, one of them misreads the spec, and the fuzzer reports the
+//! session, shrunk.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use crate::declaration::{Approval, Effect};
 use crate::mode::Profile;
@@ -272,6 +280,238 @@ pub fn offered(profile: Option<Profile>, effect: Effect, approval: Approval) -> 
     approval == Approval::Never && effect_ok
 }
 
+/// SPEC §1: the two doors, `describe` and `call`, with their descriptions.
+/// Every run holds them and is offered them (§8), so they are candidates of
+/// every keyword search (§5).
+pub const DOORS: [(&str, &str); 2] = [
+    (
+        "describe",
+        "Find a capability by exact name for its full guide, or by keywords for a ranked list.",
+    ),
+    (
+        "call",
+        "Run a dormant tool by name; its args are checked against that tool's input schema first.",
+    ),
+];
+
+/// SPEC §5's 75 stopwords, typed again from the spec (not the library's
+/// list), in the spec's byte order.
+pub const STOPWORDS: [&str; 75] = [
+    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "could",
+    "did", "do", "does", "for", "from", "he", "her", "his", "how", "i", "if", "in", "into", "is",
+    "it", "its", "like", "me", "my", "need", "no", "not", "of", "on", "or", "our", "please", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "to", "too", "us", "very", "want", "was", "we", "what", "when",
+    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
+];
+
+/// SPEC §16 `DESCRIBE_HITS`: how many hits a keyword answer lists.
+pub const HITS: usize = 8;
+
+/// SPEC §16 `QUERY_MAX_BYTES`.
+pub const QUERY_MAX: usize = 256;
+
+/// SPEC §5 `words(s)`, as a set:
+///
+/// 1. the maximal runs of `char::is_alphanumeric` characters;
+/// 2. each run cut between an ASCII lowercase letter or ASCII digit and the
+///    ASCII uppercase letter right after it;
+/// 3. each piece lowercased char by char with `char::to_lowercase`.
+pub fn words(s: &str) -> BTreeSet<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut words = BTreeSet::new();
+    let mut at = 0;
+    while at < chars.len() {
+        if !chars[at].is_alphanumeric() {
+            at += 1;
+            continue;
+        }
+        // 1.
+        let end = chars[at..]
+            .iter()
+            .position(|c| !c.is_alphanumeric())
+            .map_or(chars.len(), |n| at + n);
+        let run = &chars[at..end];
+        // 2.
+        let mut piece = 0;
+        for k in 1..run.len() {
+            let before = run[k - 1];
+            if (before.is_ascii_lowercase() || before.is_ascii_digit())
+                && run[k].is_ascii_uppercase()
+            {
+                words.insert(lowercased(&run[piece..k]));
+                piece = k;
+            }
+        }
+        words.insert(lowercased(&run[piece..]));
+        at = end;
+    }
+    words
+}
+
+/// 3. of [`words`].
+fn lowercased(chars: &[char]) -> String {
+    chars.iter().flat_map(|c| c.to_lowercase()).collect()
+}
+
+/// SPEC §5 `weight(w)` for `n` candidates and `df(w)` = `df` ≥ 1: the
+/// number of binary digits of `⌊(n+1)² / df²⌋`, in `u128`.
+pub fn weight(n: usize, df: usize) -> u32 {
+    let above = n as u128 + 1;
+    let df = df as u128;
+    let mut quotient = above.saturating_mul(above) / df.saturating_mul(df).max(1);
+    let mut digits = 0;
+    while quotient > 0 {
+        quotient /= 2;
+        digits += 1;
+    }
+    digits
+}
+
+/// A candidate of SPEC §5's keyword search: a tool the run is offered
+/// (resident or dormant, the doors included) or a skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    /// A tool: its minted name and its description.
+    Tool {
+        /// The minted name.
+        name: String,
+        /// The description.
+        description: String,
+    },
+    /// A skill: its name and its disclosure.
+    Skill {
+        /// The name.
+        name: String,
+        /// The disclosure.
+        disclosure: String,
+    },
+}
+
+impl Candidate {
+    /// The name the ranking reads and sorts by.
+    pub fn name(&self) -> &str {
+        match self {
+            Candidate::Tool { name, .. } | Candidate::Skill { name, .. } => name,
+        }
+    }
+
+    /// SPEC §5's text: the description or the disclosure.
+    pub fn text(&self) -> &str {
+        match self {
+            Candidate::Tool { description, .. } => description,
+            Candidate::Skill { disclosure, .. } => disclosure,
+        }
+    }
+
+    /// Its line in a keyword answer: `- <name>: <hint>\n` or
+    /// `- skill <name>: <hint>\n`, the hint as [`hint`] computes it.
+    pub fn hit(&self) -> String {
+        match self {
+            Candidate::Tool { name, description } => format!("- {name}: {}\n", hint(description)),
+            Candidate::Skill { name, disclosure } => {
+                format!("- skill {name}: {}\n", hint(disclosure))
+            }
+        }
+    }
+}
+
+/// The keyword search of one run (SPEC §5): its candidates, each with the
+/// words of its name and of its text.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Each candidate with the words of its name and of its text.
+    candidates: Vec<(BTreeSet<String>, Rc<BTreeSet<String>>, Candidate)>,
+}
+
+impl Search {
+    /// The search over `tools` (the tools the run is offered, the doors
+    /// left out: they are added here) and `skills`.
+    pub fn new(tools: Vec<Candidate>, skills: Vec<Candidate>) -> Search {
+        let doors = DOORS.iter().map(|(name, description)| Candidate::Tool {
+            name: name.to_string(),
+            description: description.to_string(),
+        });
+        // A bulk declaration gives many tools one description: its words
+        // are worked out once.
+        let mut texts: BTreeMap<String, Rc<BTreeSet<String>>> = BTreeMap::new();
+        let candidates = doors
+            .chain(tools)
+            .chain(skills)
+            .map(|c| {
+                let text = Rc::clone(
+                    texts
+                        .entry(c.text().to_string())
+                        .or_insert_with(|| Rc::new(words(c.text()))),
+                );
+                (words(c.name()), text, c)
+            })
+            .collect();
+        Search { candidates }
+    }
+
+    /// SPEC §5's answer to the `describe` query `query`, as given, when it
+    /// is a keyword query: valid, and once trimmed not the name of a
+    /// candidate (an exact name gets the full guide instead). `None` for a
+    /// refused query and for an exact name: this model does not write
+    /// those.
+    pub fn describe(&self, query: &str) -> Option<String> {
+        let control = |c: char| u32::from(c) < 0x20 || u32::from(c) == 0x7f;
+        if query.trim().is_empty() || query.len() > QUERY_MAX || query.chars().any(control) {
+            return None;
+        }
+        let query = query.trim();
+        if self.candidates.iter().any(|(_, _, c)| c.name() == query) {
+            return None;
+        }
+        let hits = self.rank(query);
+        if hits.is_empty() {
+            return Some(format!(
+                "no capability is named \"{query}\", and no keyword matched\n"
+            ));
+        }
+        let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
+        for candidate in hits {
+            out.push_str(&candidate.hit());
+        }
+        Some(out)
+    }
+
+    /// SPEC §5's ranking of the trimmed `query`: the candidates with a
+    /// score above 0, by score descending, then name in byte order; the
+    /// first [`HITS`].
+    pub fn rank(&self, query: &str) -> Vec<&Candidate> {
+        let n = self.candidates.len();
+        let query_words: Vec<(String, usize)> = words(query)
+            .into_iter()
+            .filter(|w| !STOPWORDS.contains(&w.as_str()))
+            .map(|w| {
+                let df = (self.candidates.iter())
+                    .filter(|(name, text, _)| name.contains(&w) || text.contains(&w))
+                    .count();
+                (w, df)
+            })
+            .filter(|(_, df)| *df > 0)
+            .collect();
+        let mut scored: Vec<(u128, &Candidate)> = Vec::new();
+        for (name, text, candidate) in &self.candidates {
+            let mut score: u128 = 0;
+            for (w, df) in &query_words {
+                let hit = 3 * u128::from(name.contains(w)) + u128::from(text.contains(w));
+                score += u128::from(weight(n, *df)) * hit;
+            }
+            if score > 0 {
+                scored.push((score, candidate));
+            }
+        }
+        scored.sort_by(|(a, x), (b, y)| {
+            b.cmp(a)
+                .then_with(|| x.name().as_bytes().cmp(y.name().as_bytes()))
+        });
+        scored.into_iter().take(HITS).map(|(_, c)| c).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +583,130 @@ mod tests {
             Some(
                 "## Capabilities\nmode: chat\ndev: dev\nDormant (describe a name for its guide; call runs a tool):\n- B: Does.\n- b: Does.\n- skill a: Skill.\n"
             )
+        );
+    }
+
+    #[test]
+    fn words_are_the_spec_examples() {
+        let set = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(
+            words("getWeatherForecast HTTPServer"),
+            set(&["forecast", "get", "httpserver", "weather"])
+        );
+        assert_eq!(
+            words("github__create_issue v2API x9y-Z"),
+            set(&["api", "create", "github", "issue", "v2", "x9y", "z"])
+        );
+        // Non-ASCII letters never cut a word; 'İ' lowercases to two chars;
+        // no final-sigma rule.
+        assert_eq!(
+            words("ÀB aÉ İx ΟΔΟΣ"),
+            set(&["aé", "àb", "i\u{307}x", "οδοσ"])
+        );
+        assert_eq!(words("中文 x"), set(&["x", "中文"]));
+        assert!(words(" _-. …").is_empty());
+    }
+
+    #[test]
+    fn weight_is_the_bit_length_of_the_squared_ratio() {
+        // (N+1)²/df²: 16/9 → 1 → 1 bit; 16/4 → 4 → 3; 16/1 → 16 → 5;
+        // 4/1 → 4 → 3; 10⁶/1 → 20 bits; 36/25 → 1 → 1.
+        assert_eq!(weight(3, 3), 1);
+        assert_eq!(weight(3, 2), 3);
+        assert_eq!(weight(3, 1), 5);
+        assert_eq!(weight(1, 1), 3);
+        assert_eq!(weight(999, 1), 20);
+        assert_eq!(weight(5, 5), 1);
+    }
+
+    #[test]
+    fn the_stopwords_are_75_in_byte_order() {
+        assert!(
+            STOPWORDS
+                .windows(2)
+                .all(|w| w[0].as_bytes() < w[1].as_bytes())
+        );
+        // Typed twice from the spec, apart: a typo in either shows here.
+        assert_eq!(STOPWORDS, crate::search::STOPWORDS);
+    }
+
+    /// A run of the two doors, two tools and a skill: N = 5, so
+    /// (N+1)² = 36. Counted by hand from SPEC §5.
+    fn search() -> Search {
+        let tool = |name: &str, description: &str| Candidate::Tool {
+            name: name.into(),
+            description: description.into(),
+        };
+        Search::new(
+            vec![
+                tool("send_mail", "Sends a file by mail. Then more."),
+                tool("read_file", "Reads a file."),
+            ],
+            vec![Candidate::Skill {
+                name: "mailer".into(),
+                disclosure: "Mail helper.".into(),
+            }],
+        )
+    }
+
+    #[test]
+    fn rare_words_weigh_more_and_ties_go_by_name() {
+        // `the` is a stopword. df(mail) = 2 (send_mail, mailer) and
+        // df(file) = 2 (send_mail, read_file): both weigh ⌊36/4⌋ = 9 → 4.
+        // send_mail 4·(3+1) + 4·1 = 20; read_file 4·(3+1) = 16; mailer 4·1.
+        assert_eq!(
+            search().describe(" the Mail file ").as_deref(),
+            Some(
+                "no capability is named \"the Mail file\"; closest by keyword:\n- send_mail: Sends a file by mail.\n- read_file: Reads a file.\n- skill mailer: Mail helper.\n"
+            )
+        );
+        let names = |query: &str| {
+            let search = search();
+            search
+                .rank(query)
+                .into_iter()
+                .map(|c| c.name().to_string())
+                .collect::<Vec<_>>()
+        };
+        // df(read) = 1 (read_file's name; its text has `reads`) and
+        // df(tool) = 1 (call's text, `tool's`): both weigh ⌊36/1⌋ → 6.
+        // read_file 6·3 = 18; call 6·1 = 6.
+        assert_eq!(names("read tool"), ["read_file", "call"]);
+        // df(name) = 2 (the texts of both doors): 4 each, so by name.
+        assert_eq!(names("name"), ["call", "describe"]);
+        assert_eq!(names("by"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn only_a_valid_query_that_names_nothing_gets_a_keyword_answer() {
+        let search = search();
+        for not_keywords in [
+            "",
+            " \u{3000}",
+            "call",
+            " send_mail ",
+            "mailer",
+            "a\tb",
+            "x\u{7f}",
+        ] {
+            assert_eq!(search.describe(not_keywords), None, "{not_keywords:?}");
+        }
+        assert_eq!(search.describe(&"z".repeat(257)), None);
+        assert!(search.describe(&"z".repeat(256)).is_some());
+        // Case matters for exact names; only stopwords or unknown words
+        // match nothing.
+        for nothing in ["the of a", "zebra", "Mailer2"] {
+            assert_eq!(
+                search.describe(nothing),
+                Some(format!(
+                    "no capability is named \"{nothing}\", and no keyword matched\n"
+                ))
+            );
+        }
+        assert!(
+            search
+                .describe("Mailer")
+                .is_some_and(|a| a.contains("- skill mailer"))
         );
     }
 
