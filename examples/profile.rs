@@ -37,8 +37,7 @@ fn sessions(n: u64) -> Vec<String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(workload), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse().ok()))
-    else {
+    let (Some(workload), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse().ok())) else {
         eprintln!("usage: profile p1-gen|p1-replay|p1-parse|p1-check|p4-fit|p4-jsonschema N");
         return ExitCode::from(2);
     };
