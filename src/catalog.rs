@@ -71,6 +71,18 @@ impl AdmittedTool {
         }
     }
 
+    /// Whether this tool was admitted from a declaration identical to
+    /// `decl` (the same allocation of the schema, or an equal schema).
+    fn was_declared_as(&self, decl: &ToolDecl) -> bool {
+        self.origin == decl.origin
+            && self.raw_name == decl.name
+            && self.description == decl.description
+            && self.effect == decl.effect
+            && self.approval == decl.approval
+            && (Arc::ptr_eq(&self.input_schema, &decl.input_schema)
+                || self.input_schema == decl.input_schema)
+    }
+
     /// The minted name.
     pub fn name(&self) -> &str {
         &self.name
@@ -258,8 +270,34 @@ impl Catalog {
         }
         let (key, generation) = self.check_unheld(&name)?;
         let tool = AdmittedTool::new(decl, name.clone(), &facts);
+        #[cfg(any(test, feature = "mutants"))]
+        let tool = AdmittedTool {
+            digest: crate::mutant::counted_digest(tool.digest),
+            ..tool
+        };
         self.commit(key, generation, &name);
         Ok(self.tools.entry(name).or_insert(tool))
+    }
+
+    /// [`Catalog::admit_tool`] of a declaration identical to the one
+    /// `prior` was admitted from (else a plain admission). Checks 2–6 and
+    /// everything admission derives (canonical schema, digest, hint, fit
+    /// plan) are pure functions of the declaration, which `prior` already
+    /// passed and holds; what depends on this catalog — checks 9 and 10, the
+    /// generation, the maps — is done here as for any admission. The
+    /// re-replays of SPEC §13 I4 and I7 use it with the first replay's tools.
+    pub(crate) fn admit_tool_as(
+        &mut self,
+        decl: &ToolDecl,
+        prior: &AdmittedTool,
+    ) -> Result<&AdmittedTool, Refusal> {
+        if !prior.was_declared_as(decl) {
+            return self.admit_tool(decl);
+        }
+        let (key, generation) = self.check_unheld(&prior.name)?;
+        self.commit(key, generation, &prior.name);
+        let tool = prior.clone();
+        Ok(self.tools.entry(tool.name.clone()).or_insert(tool))
     }
 
     /// Admits a skill from the shelf (its card lives at `address`).

@@ -297,6 +297,7 @@ mod tests {
             Mutant::MarkerBudget => &["I1", "index"],
             Mutant::IntegralFloat => &["fit"],
             Mutant::HintCut => &["hint"],
+            Mutant::Nondeterministic => &["I3"],
         }
     }
 

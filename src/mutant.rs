@@ -44,11 +44,20 @@ pub enum Mutant {
     IntegralFloat,
     /// SPEC §4: a long hint is cut at 80 bytes before its ellipsis, not 77.
     HintCut,
+    /// SPEC §2 and §13 I3: admission depends on a counter (the digest of
+    /// an admitted tool mixes in how many tools this thread has admitted),
+    /// so replaying a session twice gives different bytes.
+    Nondeterministic,
 }
 
 impl Mutant {
     /// Every mutant, in the order `disclose fuzz --mutant` lists them.
-    pub const ALL: [Mutant; 3] = [Mutant::MarkerBudget, Mutant::IntegralFloat, Mutant::HintCut];
+    pub const ALL: [Mutant; 4] = [
+        Mutant::MarkerBudget,
+        Mutant::IntegralFloat,
+        Mutant::HintCut,
+        Mutant::Nondeterministic,
+    ];
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -56,6 +65,7 @@ impl Mutant {
             Mutant::MarkerBudget => "marker-budget",
             Mutant::IntegralFloat => "integral-float",
             Mutant::HintCut => "hint-cut",
+            Mutant::Nondeterministic => "nondeterministic",
         }
     }
 
@@ -65,6 +75,9 @@ impl Mutant {
             Mutant::MarkerBudget => "the packer forgets to budget the \"+N more\" marker",
             Mutant::IntegralFloat => "fit calls 1.0 a number, not an integer",
             Mutant::HintCut => "a long hint keeps 80 bytes before its ellipsis, not 77",
+            Mutant::Nondeterministic => {
+                "an admitted tool's digest depends on how many tools were admitted before"
+            }
         }
     }
 
@@ -125,6 +138,28 @@ pub(crate) fn cut_hint(hint: String, clean: &str) -> String {
     } else {
         hint
     }
+}
+
+thread_local! {
+    /// Admissions on this thread while [`Mutant::Nondeterministic`] is in
+    /// effect: the hidden state that mutant leaks into its answers.
+    static ADMITTED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// SPEC §13 I3 broken by [`Mutant::Nondeterministic`]: an admitted tool's
+/// digest is re-hashed with a count of the admissions before it, so the
+/// same declaration gets another digest each time it is admitted.
+pub(crate) fn counted_digest(digest: String) -> String {
+    if !active(Mutant::Nondeterministic) {
+        return digest;
+    }
+    let count = ADMITTED.with(|admitted| {
+        admitted.set(admitted.get() + 1);
+        admitted.get()
+    });
+    let mut input = digest.into_bytes();
+    input.extend_from_slice(&count.to_le_bytes());
+    blake3::hash(&input).to_hex().to_string()
 }
 
 #[cfg(test)]

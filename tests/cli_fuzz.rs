@@ -160,6 +160,7 @@ fn every_mutant_is_caught_and_named_in_the_header() {
         ("marker-budget", None),
         ("integral-float", Some("fit")),
         ("hint-cut", Some("hint")),
+        ("nondeterministic", Some("I3")),
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
         let save = dir.path().to_str().expect("UTF-8 path");
