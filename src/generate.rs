@@ -17,6 +17,7 @@
 //! the tests' business.
 
 mod decl;
+pub mod draw;
 mod requests;
 mod schema;
 mod session;
@@ -110,6 +111,7 @@ mod tests {
                 final_newline: true,
             },
             shuffle: 0,
+            spelling: 0,
         };
         assert_eq!(
             plan.render(),
