@@ -1,8 +1,10 @@
 //! The fuzz driver (issue 4): generate whole sessions from a seed, check
 //! each, and shrink the first failure to a minimal session.
 //!
-//! Case `i` of seed `s` is generated from its own RNG, derived from `(s, i)`,
-//! so cases are independent: a run is reproduced by `--seed s --cases i+1`,
+//! Case `i` of seed `s` is drawn straight from its own RNG, derived from
+//! `(s, i)` ([`crate::generate::draw`]; no value trees), and only a failing
+//! case is shrunk, by a greedy descent over [`SessionPlan::shrunk`]. Cases
+//! are independent: a run is reproduced by `--seed s --cases i+1`,
 //! cases may be checked in parallel, and what is reported never depends on
 //! the thread count (chunks are checked in order, and within a chunk the
 //! lowest failing case wins). Each case checks, in this order:

@@ -1,10 +1,12 @@
 //! Generators of adversarial inputs: proptest
-//! [`Strategy`](proptest::strategy::Strategy)s shared by the property tests
-//! (`tests/properties.rs`) and `disclose fuzz`.
+//! [`Strategy`](proptest::strategy::Strategy)s for the property tests
+//! (`tests/properties.rs`), and [`draw`], the same generators (same tables,
+//! same weights) drawn straight from a seeded RNG for `disclose fuzz`.
 //!
 //! Every strategy draws only from the runner's RNG, so a seed fixes the
 //! value; and every one is built from proptest combinators, so a failing
-//! value shrinks. Whole sessions are generated as a [`SessionPlan`] — typed,
+//! value shrinks (`disclose fuzz` shrinks a failing plan through
+//! [`SessionPlan::shrunk`] instead). Whole sessions are generated as a [`SessionPlan`] — typed,
 //! so shrinking removes declarations and requests — and written as the JSONL
 //! text of SPEC §11 by [`SessionPlan::to_text`], with at most one deliberate
 //! [`Fault`] whose line the plan knows.
