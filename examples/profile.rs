@@ -16,6 +16,8 @@
 //!   (P1's floor);
 //! - `p1-check`: what `check` does to each of N salted sessions besides I/O:
 //!   parse, replay, encode the transcript, and the invariants;
+//! - `p5-gen` / `p5-check`: the same for unsalted sessions, each from its
+//!   own seed, as in P5's generated corpus (schemas recur across sessions);
 //! - `p4-fit` / `p4-jsonschema`: N rounds of the 64 `fit` cases, through
 //!   the compiled `FitPlan` or a compiled validator (both compiled first).
 //!
@@ -38,7 +40,9 @@ fn sessions(n: u64) -> Vec<String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(workload), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse().ok())) else {
-        eprintln!("usage: profile p1-gen|p1-replay|p1-parse|p1-check|p4-fit|p4-jsonschema N");
+        eprintln!(
+            "usage: profile p1-gen|p1-replay|p1-parse|p1-check|p5-gen|p5-check|p4-fit|p4-jsonschema N"
+        );
         return ExitCode::from(2);
     };
     let sum: usize = match workload.as_str() {
@@ -66,6 +70,22 @@ fn main() -> ExitCode {
                     text.len() + invariants::check(&parsed, &replayed).len()
                 }
                 Err(_) => 0,
+            })
+            .sum(),
+        // P5's corpus: unsalted sessions, each its own seed, so schemas recur
+        // across sessions as a real corpus's servers do.
+        "p5-gen" => (0..n).map(|i| realistic::session(i).len()).sum(),
+        "p5-check" => (0..n)
+            .map(|i| {
+                let text = realistic::session(i);
+                match session::parse(text.as_bytes()) {
+                    Ok(parsed) => {
+                        let replayed = replay::replay(&parsed);
+                        let out = transcript::encode(&replayed.steps);
+                        out.len() + invariants::check(&parsed, &replayed).len()
+                    }
+                    Err(_) => 0,
+                }
             })
             .sum(),
         "p4-fit" | "p4-jsonschema" => {

@@ -7,6 +7,7 @@
 //! refuse args that a full JSON Schema validator accepts for an object
 //! schema: it checks less, never more.
 
+use std::cmp::Ordering;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -221,6 +222,15 @@ fn value_bits(value: &Value) -> u8 {
     }
 }
 
+/// Byte order, deciding on the first byte when it differs (as it does for
+/// most pairs of property names) without calling `memcmp`.
+fn byte_order(a: &[u8], b: &[u8]) -> Ordering {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
+    }
+}
+
 impl FitPlan {
     /// Compiles the top level of `schema`.
     pub fn new(schema: &Value) -> FitPlan {
@@ -304,21 +314,27 @@ impl FitPlan {
         let mut required_seen = 0;
         for (key, value) in args {
             let key = key.as_bytes();
-            while self
-                .properties
-                .get(at)
-                .is_some_and(|p| p.key.as_bytes() < key)
-            {
-                at += 1;
-            }
-            let found = match self.properties.get(at) {
-                Some(p) if p.key.as_bytes() == key => Some(p),
-                _ if at > 0 && self.properties[at - 1].key.as_bytes() > key => self.properties
-                    [..at]
-                    .binary_search_by(|p| p.key.as_bytes().cmp(key))
-                    .ok()
-                    .map(|i| &self.properties[i]),
-                _ => None,
+            let found = loop {
+                match self.properties.get(at) {
+                    Some(p) => match byte_order(p.key.as_bytes(), key) {
+                        Ordering::Less => at += 1,
+                        Ordering::Equal => break Some(p),
+                        Ordering::Greater => break None,
+                    },
+                    None => break None,
+                }
+            };
+            let found = match found {
+                None if at > 0
+                    && byte_order(self.properties[at - 1].key.as_bytes(), key)
+                        == Ordering::Greater =>
+                {
+                    self.properties[..at]
+                        .binary_search_by(|p| byte_order(p.key.as_bytes(), key))
+                        .ok()
+                        .map(|i| &self.properties[i])
+                }
+                found => found,
             };
             match found {
                 Some(p) => {

@@ -1259,7 +1259,11 @@ pub fn session(seed: u64) -> String {
         0 => line(&mut out, "tool_defs", &[]),
         1 => line(&mut out, "tool_defs", &[("provider", json!("anthropic"))]),
         2 => line(&mut out, "tool_defs", &[("provider", json!("openai_chat"))]),
-        _ => line(&mut out, "tool_defs", &[("provider", json!("openai_responses"))]),
+        _ => line(
+            &mut out,
+            "tool_defs",
+            &[("provider", json!("openai_responses"))],
+        ),
     }
     if rng.chance(30) {
         line(&mut out, "digests", &[]);
