@@ -261,7 +261,7 @@ impl Decl {
     }
 
     /// Its description or disclosure, to shrink.
-    pub(super) fn text_mut(&mut self) -> Option<&mut String> {
+    pub(crate) fn text_mut(&mut self) -> Option<&mut String> {
         match self {
             Decl::Tool { decl, .. } => Some(&mut decl.description),
             Decl::Shelf(skill) => Some(&mut skill.disclosure),

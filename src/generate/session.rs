@@ -542,28 +542,15 @@ impl SessionPlan {
             change(&mut plan);
             plan
         };
-        for (len, cut) in [(self.requests.len(), 0usize), (self.decls.len(), 1)] {
-            let list = |plan: &mut SessionPlan, keep: &dyn Fn(usize) -> bool| {
-                if cut == 0 {
-                    let mut i = 0;
-                    plan.requests.retain(|_| (keep(i), i += 1).0);
-                } else {
-                    let mut i = 0;
-                    plan.decls.retain(|_| (keep(i), i += 1).0);
-                }
-            };
-            if len > 0 {
-                out.push(with(&|p| list(p, &|_| false)));
-            }
-            if len > 2 {
-                out.push(with(&|p| list(p, &|i| i >= len / 2)));
-                out.push(with(&|p| list(p, &|i| i < len / 2)));
-            }
-            if len > 1 {
-                for k in 0..len {
-                    out.push(with(&|p| list(p, &|i| i != k)));
-                }
-            }
+        for (from, to) in cuts(self.requests.len()) {
+            out.push(with(&|p| {
+                p.requests.drain(from..to);
+            }));
+        }
+        for (from, to) in cuts(self.decls.len()) {
+            out.push(with(&|p| {
+                p.decls.drain(from..to);
+            }));
         }
         for (k, decl) in self.decls.iter().enumerate() {
             if let Decl::Bulk { count, .. } = decl
@@ -733,6 +720,23 @@ impl<'a> ToolLine<'a> {
         out.push('}');
         out
     }
+}
+
+/// The ranges to leave out of a list of `len` items, biggest first: all of
+/// it, either half, each item.
+fn cuts(len: usize) -> Vec<(usize, usize)> {
+    let mut cuts = Vec::new();
+    if len > 0 {
+        cuts.push((0, len));
+    }
+    if len > 2 {
+        cuts.push((0, len / 2));
+        cuts.push((len / 2, len));
+    }
+    if len > 1 {
+        cuts.extend((0..len).map(|k| (k, k + 1)));
+    }
+    cuts
 }
 
 /// The first three quarters of `text`'s chars (nothing of one char).
