@@ -7,11 +7,11 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 
-use crate::canonical::{canonical, write_string};
+use crate::canonical::{canonical, is_canonical_of, write_string};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::fit::FitPlan;
 use crate::hint::hint;
@@ -458,8 +458,12 @@ impl Catalog {
 /// check 6), and its compiled `fit`.
 #[derive(Debug)]
 struct SchemaFacts {
-    /// The schema these facts are of (kept, so a memo hit can be verified).
-    schema: Arc<Value>,
+    /// The allocation of the schema these facts were computed from. Weak,
+    /// so the memo keeps no schema alive; while it exists the allocation is
+    /// never reused, nor mutated in place (`Arc::get_mut` and
+    /// `Arc::make_mut` move away from an allocation that has weak
+    /// pointers), so the same address is the same schema.
+    schema: Weak<Value>,
     text: Arc<str>,
     valid: bool,
     plan: Arc<FitPlan>,
@@ -468,7 +472,7 @@ struct SchemaFacts {
 impl SchemaFacts {
     fn of(schema: &Arc<Value>) -> SchemaFacts {
         SchemaFacts {
-            schema: Arc::clone(schema),
+            schema: Arc::downgrade(schema),
             text: canonical(schema).into(),
             valid: jsonschema::draft202012::meta::is_valid(schema),
             plan: Arc::new(FitPlan::new(schema)),
@@ -483,9 +487,12 @@ impl SchemaFacts {
 /// replays each session again for SPEC §13 I3, I4 and I7; the facts are a
 /// pure function of the schema, so they are computed once per process and
 /// shared. The memo is found by a hash of the schema's tree (its strings'
-/// bytes and its shape) and a hit is taken only when the remembered schema
-/// is the same allocation or equal, so a hash collision costs a recomputation,
-/// never a wrong answer. Bounded: past `LIMIT` entries it starts over.
+/// bytes and its shape) and a hit is taken only when the remembered facts
+/// are of the same allocation, or their canonical text is exactly the
+/// schema's (compared while walking the schema, nothing written), so a hash
+/// collision costs a recomputation, never a wrong answer. The memo holds
+/// texts and plans, never a schema. Bounded: past `LIMIT` entries it starts
+/// over.
 fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
     const LIMIT: usize = 1 << 12;
     static MEMO: Mutex<BTreeMap<u64, Arc<SchemaFacts>>> = Mutex::new(BTreeMap::new());
@@ -494,7 +501,8 @@ fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
     let key = hasher.0;
     let seen = MEMO.lock().ok().and_then(|memo| memo.get(&key).cloned());
     if let Some(facts) = seen
-        && (Arc::ptr_eq(&facts.schema, schema) || facts.schema == *schema)
+        && (std::ptr::eq(facts.schema.as_ptr(), Arc::as_ptr(schema))
+            || is_canonical_of(&facts.text, schema))
     {
         return facts;
     }
@@ -633,6 +641,25 @@ mod tests {
             "read"
         ]));
         assert_eq!(via_canonical, pinned);
+    }
+
+    /// An equal schema in another allocation (a later session's) is a
+    /// memo hit; another schema, or the same one after its allocation is
+    /// gone, gets its own facts.
+    #[test]
+    fn schema_facts_are_shared_by_equal_schemas_only() {
+        let first: Arc<Value> = json!({"type": "object", "properties": {"q": {"type": "string"}}, "$comment": "memo test"}).into();
+        let facts = schema_facts(&first);
+        let again: Arc<Value> = Arc::new((*first).clone());
+        assert!(Arc::ptr_eq(&schema_facts(&again), &facts));
+        assert!(Arc::ptr_eq(&schema_facts(&first), &facts));
+        let other: Arc<Value> = json!({"type": "object", "properties": {"q": {"type": "integer"}}, "$comment": "memo test"}).into();
+        let other_facts = schema_facts(&other);
+        assert!(!Arc::ptr_eq(&other_facts, &facts));
+        assert_eq!(&*other_facts.text, canonical(&other));
+        drop(first);
+        let after: Arc<Value> = Arc::new((*again).clone());
+        assert_eq!(&*schema_facts(&after).text, &*facts.text);
     }
 
     #[test]
