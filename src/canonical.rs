@@ -19,27 +19,85 @@ pub fn canonical(value: &Value) -> String {
 
 /// Appends the canonical encoding of `value` to `out`.
 pub fn write_value(out: &mut String, value: &Value) {
+    write_value_to(out, value);
+}
+
+/// A JSON string literal, escaped exactly as `serde_json` escapes it:
+/// `\"`, `\\`, `\b \f \n \r \t`, other controls as lowercase `\u00xx`,
+/// everything else raw UTF-8.
+pub fn write_string(out: &mut String, s: &str) {
+    write_string_to(out, s);
+}
+
+/// Whether `text` is exactly the canonical encoding of `value`, decided
+/// while walking `value`, without writing the encoding anywhere.
+pub(crate) fn is_canonical_of(text: &str, value: &Value) -> bool {
+    let mut matcher = Matcher {
+        rest: text,
+        equal: true,
+    };
+    write_value_to(&mut matcher, value);
+    matcher.equal && matcher.rest.is_empty()
+}
+
+/// Where canonical bytes go: a `String`, or a [`Matcher`].
+trait Sink {
+    fn put(&mut self, s: &str);
+}
+
+impl Sink for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// Compares the bytes it is given with `rest`, in order.
+struct Matcher<'a> {
+    rest: &'a str,
+    equal: bool,
+}
+
+impl Sink for Matcher<'_> {
+    fn put(&mut self, s: &str) {
+        if !self.equal {
+            return;
+        }
+        let (rest, piece) = (self.rest.as_bytes(), s.as_bytes());
+        // Most pieces are one byte of punctuation: compared without memcmp.
+        let same = match piece {
+            [] => true,
+            [byte] => rest.first() == Some(byte),
+            _ => rest.get(..piece.len()) == Some(piece),
+        };
+        match (same, self.rest.get(piece.len()..)) {
+            (true, Some(after)) => self.rest = after,
+            _ => self.equal = false,
+        }
+    }
+}
+
+fn write_value_to(out: &mut impl Sink, value: &Value) {
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
+        Value::Null => out.put("null"),
+        Value::Bool(true) => out.put("true"),
+        Value::Bool(false) => out.put("false"),
         Value::Number(n) => write_number(out, n),
-        Value::String(s) => write_string(out, s),
+        Value::String(s) => write_string_to(out, s),
         Value::Array(items) => {
-            out.push('[');
+            out.put("[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.put(",");
                 }
-                write_value(out, item);
+                write_value_to(out, item);
             }
-            out.push(']');
+            out.put("]");
         }
         Value::Object(map) => {
             // Sorted explicitly: `serde_json::Map` is insertion-ordered when
             // some crate enables `preserve_order`. Without it the map is
             // already in byte order, and no copy is made.
-            out.push('{');
+            out.put("{");
             if map.keys().is_sorted_by(|a, b| a.as_bytes() <= b.as_bytes()) {
                 write_members(out, map.iter());
             } else {
@@ -47,47 +105,75 @@ pub fn write_value(out: &mut String, value: &Value) {
                 entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 write_members(out, entries.into_iter());
             }
-            out.push('}');
+            out.put("}");
         }
     }
 }
 
-fn write_members<'a>(out: &mut String, members: impl Iterator<Item = (&'a String, &'a Value)>) {
+fn write_members<'a>(out: &mut impl Sink, members: impl Iterator<Item = (&'a String, &'a Value)>) {
     for (i, (key, item)) in members.enumerate() {
         if i > 0 {
-            out.push(',');
+            out.put(",");
         }
-        write_string(out, key);
-        out.push(':');
-        write_value(out, item);
+        write_string_to(out, key);
+        out.put(":");
+        write_value_to(out, item);
     }
 }
 
 /// Integers print as integers; every other number prints the way
 /// `serde_json::Number` displays an `f64` (the shortest round-trip form, by
 /// the same `zmij` formatter `serde_json` uses).
-fn write_number(out: &mut String, n: &Number) {
+fn write_number(out: &mut impl Sink, n: &Number) {
     use std::fmt::Write as _;
     if let Some(u) = n.as_u64() {
-        let _ = write!(out, "{u}");
+        let mut digits = Digits::default();
+        let _ = write!(digits, "{u}");
+        out.put(digits.as_str());
     } else if let Some(i) = n.as_i64() {
-        let _ = write!(out, "{i}");
+        let mut digits = Digits::default();
+        let _ = write!(digits, "{i}");
+        out.put(digits.as_str());
     } else if let Some(f) = n.as_f64().filter(|f| f.is_finite()) {
-        out.push_str(zmij::Buffer::new().format_finite(f));
+        out.put(zmij::Buffer::new().format_finite(f));
     } else {
         // JSON has no non-finite numbers; serde_json never builds one.
-        out.push_str("null");
+        out.put("null");
     }
 }
 
-/// A JSON string literal, escaped exactly as `serde_json` escapes it:
-/// `\"`, `\\`, `\b \f \n \r \t`, other controls as lowercase `\u00xx`,
-/// everything else raw UTF-8.
-pub fn write_string(out: &mut String, s: &str) {
+/// Room for a 64-bit integer's digits and sign, on the stack.
+#[derive(Default)]
+struct Digits {
+    bytes: [u8; 20],
+    len: usize,
+}
+
+impl Digits {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Write for Digits {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+fn write_string_to(out: &mut impl Sink, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
+    out.put("\"");
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, byte) in s.bytes().enumerate() {
+    let mut i = next_escape(bytes, 0);
+    while let Some(&byte) = bytes.get(i) {
         let escape: &str = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -96,21 +182,62 @@ pub fn write_string(out: &mut String, s: &str) {
             b'\n' => "\\n",
             b'\r' => "\\r",
             b'\t' => "\\t",
-            0x00..=0x1f => "",
-            _ => continue,
+            _ => "",
         };
-        out.push_str(&s[start..i]);
+        out.put(&s[start..i]);
         if escape.is_empty() {
-            out.push_str("\\u00");
-            out.push(HEX[(byte >> 4) as usize] as char);
-            out.push(HEX[(byte & 0xf) as usize] as char);
+            let code = [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(byte >> 4) as usize],
+                HEX[(byte & 0xf) as usize],
+            ];
+            out.put(std::str::from_utf8(&code).unwrap_or_default());
         } else {
-            out.push_str(escape);
+            out.put(escape);
         }
         start = i + 1;
+        i = next_escape(bytes, start);
     }
-    out.push_str(&s[start..]);
-    out.push('"');
+    out.put(&s[start..]);
+    out.put("\"");
+}
+
+/// The index of the first byte at or after `from` that a JSON string must
+/// escape (`"`, `\\`, or a control below 0x20), else `bytes.len()`. Eight
+/// bytes at a time: a word with none of them is passed over whole.
+fn next_escape(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte below 0x20, or equal to '"' or '\\' (exact bit tricks:
+        // `(x - 0x20…) & !x & 0x80…` is set exactly where a byte < 0x20).
+        let below = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+            & !(w ^ (ONES * u64::from(b'"')))
+            & HIGHS;
+        let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES)
+            & !(w ^ (ONES * u64::from(b'\\')))
+            & HIGHS;
+        if below | quote | backslash != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if needs(b) {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
 }
 
 #[cfg(test)]
@@ -136,6 +263,46 @@ mod tests {
             canonical(&json!(s)),
             "\"q\\\"b\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\u{7f}é…\""
         );
+    }
+
+    /// The word-at-a-time scan finds exactly the bytes a byte-by-byte scan
+    /// finds, wherever they sit in a word.
+    #[test]
+    fn next_escape_agrees_with_a_byte_scan() {
+        let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+        for special in [0u8, 0x1f, b'"', b'\\', b'\n'] {
+            for len in 0..20 {
+                for at in 0..=len {
+                    let mut bytes: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    if at < len {
+                        bytes[at] = special;
+                    }
+                    // Bytes next to the special ones that must not match.
+                    bytes.extend_from_slice(&[0x20, b'!', b'#', b'[', b']', 0x7f, 0xc3, 0xa9]);
+                    for from in 0..bytes.len() {
+                        let expected = (from..bytes.len())
+                            .find(|&i| needs(bytes[i]))
+                            .unwrap_or(bytes.len());
+                        assert_eq!(next_escape(&bytes, from), expected, "{bytes:?} from {from}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_is_canonical_of_exactly_its_value() {
+        let value = json!({"b": [1, -2, 1.5, "q\"\u{1}é"], "a": {"z": null, "y": true}});
+        let text = canonical(&value);
+        assert!(is_canonical_of(&text, &value));
+        assert!(!is_canonical_of(&text[..text.len() - 1], &value));
+        assert!(!is_canonical_of(&format!("{text} "), &value));
+        assert!(!is_canonical_of(
+            &text,
+            &json!({"b": [1, -2, 1.5, "q\"\u{1}é"]})
+        ));
+        assert!(!is_canonical_of(&text.replace("1.5", "1.6"), &value));
+        assert!(!is_canonical_of(&canonical(&json!(1)), &json!(1.0)));
     }
 
     #[test]

@@ -7,11 +7,11 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 
-use crate::canonical::{canonical, write_string};
+use crate::canonical::{canonical, is_canonical_of, write_string};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::fit::FitPlan;
 use crate::hint::hint;
@@ -29,8 +29,10 @@ pub struct AdmittedTool {
     raw_name: String,
     description: String,
     input_schema: Arc<Value>,
-    schema_text: String,
-    fit_plan: FitPlan,
+    /// The canonical schema text and the compiled `fit`, shared by every
+    /// tool (in every run of the process) that declares an equal schema.
+    schema_text: Arc<str>,
+    fit_plan: Arc<FitPlan>,
     effect: Effect,
     approval: Approval,
     digest: String,
@@ -38,7 +40,8 @@ pub struct AdmittedTool {
 }
 
 impl AdmittedTool {
-    fn new(decl: &ToolDecl, name: String, schema_text: String) -> AdmittedTool {
+    fn new(decl: &ToolDecl, name: String, facts: &SchemaFacts) -> AdmittedTool {
+        let schema_text = &facts.text;
         let (effect, approval) = (decl.effect, decl.approval);
         // SPEC §2: BLAKE3(canonical(["disclose.tool/1", origin, raw name,
         // input_schema, effect])), written around the schema's canonical
@@ -49,15 +52,15 @@ impl AdmittedTool {
         pinned.push(',');
         write_string(&mut pinned, &decl.name);
         pinned.push(',');
-        pinned.push_str(&schema_text);
+        pinned.push_str(schema_text);
         pinned.push(',');
         write_string(&mut pinned, effect.as_str());
         pinned.push(']');
         AdmittedTool {
             hint: hint(&decl.description),
             digest: blake3::hash(pinned.as_bytes()).to_hex().to_string(),
-            fit_plan: FitPlan::new(&decl.input_schema),
-            schema_text,
+            fit_plan: Arc::clone(&facts.plan),
+            schema_text: Arc::clone(schema_text),
             name,
             origin: decl.origin.clone(),
             raw_name: decl.name.clone(),
@@ -66,6 +69,18 @@ impl AdmittedTool {
             effect,
             approval,
         }
+    }
+
+    /// Whether this tool was admitted from a declaration identical to
+    /// `decl` (the same allocation of the schema, or an equal schema).
+    fn was_declared_as(&self, decl: &ToolDecl) -> bool {
+        self.origin == decl.origin
+            && self.raw_name == decl.name
+            && self.description == decl.description
+            && self.effect == decl.effect
+            && self.approval == decl.approval
+            && (Arc::ptr_eq(&self.input_schema, &decl.input_schema)
+                || self.input_schema == decl.input_schema)
     }
 
     /// The minted name.
@@ -210,7 +225,11 @@ impl Catalog {
         static DOORS: OnceLock<[AdmittedTool; 2]> = OnceLock::new();
         let doors = DOORS.get_or_init(|| {
             [crate::describe_decl(), crate::call_decl()].map(|decl| {
-                AdmittedTool::new(&decl, decl.name.clone(), canonical(&decl.input_schema))
+                AdmittedTool::new(
+                    &decl,
+                    decl.name.clone(),
+                    &SchemaFacts::of(&decl.input_schema),
+                )
             })
         });
         for tool in doors {
@@ -242,17 +261,43 @@ impl Catalog {
                 reason: SchemaReason::NotObject,
             });
         }
-        let schema_text = canonical(&decl.input_schema);
-        if !meta_schema_accepts(&decl.input_schema, &schema_text) {
+        let facts = schema_facts(&decl.input_schema);
+        if !facts.valid {
             return Err(Refusal::Schema {
                 name,
                 reason: SchemaReason::MetaSchema,
             });
         }
-        let generation = self.check_unheld(&name)?;
-        let tool = AdmittedTool::new(decl, name.clone(), schema_text);
-        self.commit(generation, &name);
+        let (key, generation) = self.check_unheld(&name)?;
+        let tool = AdmittedTool::new(decl, name.clone(), &facts);
+        #[cfg(any(test, feature = "mutants"))]
+        let tool = AdmittedTool {
+            digest: crate::mutant::counted_digest(tool.digest),
+            ..tool
+        };
+        self.commit(key, generation, &name);
         Ok(self.tools.entry(name).or_insert(tool))
+    }
+
+    /// [`Catalog::admit_tool`] of a declaration identical to the one
+    /// `prior` was admitted from (else a plain admission). Checks 2–6 and
+    /// everything admission derives (canonical schema, digest, hint, fit
+    /// plan) are pure functions of the declaration, which `prior` already
+    /// passed and holds; what depends on this catalog — checks 9 and 10, the
+    /// generation, the maps — is done here as for any admission. The
+    /// re-replays of SPEC §13 I4 and I7 use it with the first replay's tools.
+    pub(crate) fn admit_tool_as(
+        &mut self,
+        decl: &ToolDecl,
+        prior: &AdmittedTool,
+    ) -> Result<&AdmittedTool, Refusal> {
+        if !prior.was_declared_as(decl) {
+            return self.admit_tool(decl);
+        }
+        let (key, generation) = self.check_unheld(&prior.name)?;
+        self.commit(key, generation, &prior.name);
+        let tool = prior.clone();
+        Ok(self.tools.entry(tool.name.clone()).or_insert(tool))
     }
 
     /// Admits a skill from the shelf (its card lives at `address`).
@@ -348,32 +393,37 @@ impl Catalog {
         Ok(())
     }
 
-    /// Checks 9–10 and the generation: the name and its key are free, and
-    /// one more admission can be counted. Returns the next generation.
-    fn check_unheld(&self, name: &str) -> Result<u64, Refusal> {
-        if self.tools.contains_key(name) || self.skills.contains_key(name) {
-            let holder = if self.tools.contains_key(name) {
-                Kind::Tool
+    /// Checks 9–10 and the generation, with one lookup of the name's
+    /// normalization key: an admitted name holds its own key (it was free
+    /// when the name was admitted), so the key's holder is the name itself
+    /// exactly when the name is taken (`admit.duplicate`), and any other
+    /// holder is a collision. Returns the key and the next generation.
+    fn check_unheld(&self, name: &str) -> Result<(String, u64), Refusal> {
+        let key = normalization_key(name);
+        if let Some(holder) = self.keys.get(&key) {
+            return Err(if holder == name {
+                Refusal::Duplicate {
+                    name: name.to_string(),
+                    holder: if self.tools.contains_key(name) {
+                        Kind::Tool
+                    } else {
+                        Kind::Skill
+                    },
+                }
             } else {
-                Kind::Skill
-            };
-            return Err(Refusal::Duplicate {
-                name: name.to_string(),
-                holder,
+                Refusal::Collision {
+                    name: name.to_string(),
+                    holder: holder.clone(),
+                }
             });
         }
-        if let Some(holder) = self.keys.get(&normalization_key(name)) {
-            return Err(Refusal::Collision {
-                name: name.to_string(),
-                holder: holder.clone(),
-            });
-        }
-        self.generation.checked_add(1).ok_or(Refusal::Generation)
+        let generation = self.generation.checked_add(1).ok_or(Refusal::Generation)?;
+        Ok((key, generation))
     }
 
-    fn commit(&mut self, generation: u64, name: &str) {
+    fn commit(&mut self, key: String, generation: u64, name: &str) {
         self.generation = generation;
-        self.keys.insert(normalization_key(name), name.to_string());
+        self.keys.insert(key, name.to_string());
     }
 
     fn admit_skill_through(
@@ -384,8 +434,8 @@ impl Catalog {
         hash: Option<String>,
         package: &Option<String>,
     ) -> Result<&Skill, Refusal> {
-        let generation = self.check_unheld(name)?;
-        self.commit(generation, name);
+        let (key, generation) = self.check_unheld(name)?;
+        self.commit(key, generation, name);
         let skill = Skill {
             name: name.to_string(),
             disclosure: disclosure.to_string(),
@@ -403,29 +453,125 @@ impl Catalog {
     }
 }
 
-/// Whether `schema` is valid under the draft 2020-12 meta-schema (SPEC §2
-/// check 6), remembered by the BLAKE3 of its canonical text.
+/// What admission derives from an input schema alone: its canonical text
+/// (SPEC §10), whether the draft 2020-12 meta-schema accepts it (SPEC §2
+/// check 6), and its compiled `fit`.
+#[derive(Debug)]
+struct SchemaFacts {
+    /// The allocation of the schema these facts were computed from. Weak,
+    /// so the memo keeps no schema alive; while it exists the allocation is
+    /// never reused, nor mutated in place (`Arc::get_mut` and
+    /// `Arc::make_mut` move away from an allocation that has weak
+    /// pointers), so the same address is the same schema.
+    schema: Weak<Value>,
+    text: Arc<str>,
+    valid: bool,
+    plan: Arc<FitPlan>,
+}
+
+impl SchemaFacts {
+    fn of(schema: &Arc<Value>) -> SchemaFacts {
+        SchemaFacts {
+            schema: Arc::downgrade(schema),
+            text: canonical(schema).into(),
+            valid: jsonschema::draft202012::meta::is_valid(schema),
+            plan: Arc::new(FitPlan::new(schema)),
+        }
+    }
+}
+
+/// The [`SchemaFacts`] of `schema`, remembered per process by the schema's
+/// content.
 ///
 /// Catalogs admit the same server schemas run after run, and a harness
-/// replays each session several times (SPEC §13 I3, I4, I7); the verdict is a
-/// pure function of the schema, so it is computed once per process. The
-/// memo is bounded: past `LIMIT` entries it starts over.
-fn meta_schema_accepts(schema: &Value, canonical_text: &str) -> bool {
-    const LIMIT: usize = 1 << 16;
-    static MEMO: Mutex<BTreeMap<[u8; 32], bool>> = Mutex::new(BTreeMap::new());
-    let key = *blake3::hash(canonical_text.as_bytes()).as_bytes();
-    let remembered = MEMO.lock().ok().and_then(|memo| memo.get(&key).copied());
-    if let Some(valid) = remembered {
-        return valid;
+/// replays each session again for SPEC §13 I3, I4 and I7; the facts are a
+/// pure function of the schema, so they are computed once per process and
+/// shared. The memo is found by a hash of the schema's tree (its strings'
+/// bytes and its shape) and a hit is taken only when the remembered facts
+/// are of the same allocation, or their canonical text is exactly the
+/// schema's (compared while walking the schema, nothing written), so a hash
+/// collision costs a recomputation, never a wrong answer. The memo holds
+/// texts and plans, never a schema. Bounded: past `LIMIT` entries it starts
+/// over.
+fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
+    const LIMIT: usize = 1 << 12;
+    static MEMO: Mutex<BTreeMap<u64, Arc<SchemaFacts>>> = Mutex::new(BTreeMap::new());
+    let mut hasher = TreeHasher(0);
+    hasher.value(schema);
+    let key = hasher.0;
+    let seen = MEMO.lock().ok().and_then(|memo| memo.get(&key).cloned());
+    if let Some(facts) = seen
+        && (std::ptr::eq(facts.schema.as_ptr(), Arc::as_ptr(schema))
+            || is_canonical_of(&facts.text, schema))
+    {
+        return facts;
     }
-    let valid = jsonschema::draft202012::meta::is_valid(schema);
+    let facts = Arc::new(SchemaFacts::of(schema));
     if let Ok(mut memo) = MEMO.lock() {
         if memo.len() >= LIMIT {
             memo.clear();
         }
-        memo.insert(key, valid);
+        memo.insert(key, Arc::clone(&facts));
     }
-    valid
+    facts
+}
+
+/// A fast, non-cryptographic hash of a JSON tree (the multiply-rotate of
+/// rustc's FxHasher, eight bytes at a time): only a memo's index, every hit
+/// is verified.
+struct TreeHasher(u64);
+
+impl TreeHasher {
+    fn word(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.word(u64::from_le_bytes(word));
+        }
+        let mut last = [0; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.word(u64::from_le_bytes(last));
+        self.word(bytes.len() as u64);
+    }
+
+    fn value(&mut self, value: &Value) {
+        match value {
+            Value::Null => self.word(1),
+            Value::Bool(b) => self.word(2 + u64::from(*b)),
+            Value::Number(n) => {
+                self.word(4);
+                match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                    (Some(u), _, _) => self.word(u),
+                    (_, Some(i), _) => self.word(i as u64),
+                    (_, _, f) => self.word(f.map_or(0, f64::to_bits) ^ 0x5555),
+                }
+            }
+            Value::String(s) => {
+                self.word(5);
+                self.bytes(s.as_bytes());
+            }
+            Value::Array(items) => {
+                self.word(6);
+                self.word(items.len() as u64);
+                for item in items {
+                    self.value(item);
+                }
+            }
+            Value::Object(map) => {
+                self.word(7);
+                self.word(map.len() as u64);
+                for (key, item) in map {
+                    self.bytes(key.as_bytes());
+                    self.value(item);
+                }
+            }
+        }
+    }
 }
 
 /// Whether `text` is 64 lowercase hex digits.
@@ -495,6 +641,25 @@ mod tests {
             "read"
         ]));
         assert_eq!(via_canonical, pinned);
+    }
+
+    /// An equal schema in another allocation (a later session's) is a
+    /// memo hit; another schema, or the same one after its allocation is
+    /// gone, gets its own facts.
+    #[test]
+    fn schema_facts_are_shared_by_equal_schemas_only() {
+        let first: Arc<Value> = json!({"type": "object", "properties": {"q": {"type": "string"}}, "$comment": "memo test"}).into();
+        let facts = schema_facts(&first);
+        let again: Arc<Value> = Arc::new((*first).clone());
+        assert!(Arc::ptr_eq(&schema_facts(&again), &facts));
+        assert!(Arc::ptr_eq(&schema_facts(&first), &facts));
+        let other: Arc<Value> = json!({"type": "object", "properties": {"q": {"type": "integer"}}, "$comment": "memo test"}).into();
+        let other_facts = schema_facts(&other);
+        assert!(!Arc::ptr_eq(&other_facts, &facts));
+        assert_eq!(&*other_facts.text, canonical(&other));
+        drop(first);
+        let after: Arc<Value> = Arc::new((*again).clone());
+        assert_eq!(&*schema_facts(&after).text, &*facts.text);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! refuse args that a full JSON Schema validator accepts for an object
 //! schema: it checks less, never more.
 
+use std::cmp::Ordering;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -69,16 +70,21 @@ pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
-        Value::Number(n) => {
-            let integral = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
-            #[cfg(any(test, feature = "mutants"))]
-            let integral = crate::mutant::integral(integral, n);
-            if integral { "integer" } else { "number" }
-        }
+        Value::Number(n) if is_integral(n) => "integer",
+        Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     }
+}
+
+/// Whether a number is integral: an `i64`/`u64`, or an `f64` with no
+/// fractional part (SPEC §6).
+fn is_integral(n: &serde_json::Number) -> bool {
+    let integral = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
+    #[cfg(any(test, feature = "mutants"))]
+    let integral = crate::mutant::integral(integral, n);
+    integral
 }
 
 /// Whether a value of JSON type `found` matches the declared type `declared`
@@ -160,16 +166,32 @@ pub fn fit(schema: &Value, args: &Value) -> Result<(), Vec<Violation>> {
 }
 
 /// `fit` compiled once per tool, as a JSON Schema validator is compiled:
-/// the required keys, the declared properties in byte order with their type
-/// sets, and whether unexpected keys are refused. Accepting args that fit
-/// costs a lookup per key and no allocation; only a misfit goes through
-/// [`fit`] to collect the violations.
+/// the declared properties in byte order with their type sets and whether
+/// each is required, the required keys that are not properties, and whether
+/// unexpected keys are refused. Accepting args that fit is one merge walk of
+/// the args (a map in byte order) against the properties, with no lookup by
+/// key and no allocation; a plan with nothing to check answers from the
+/// args' JSON type alone. Only a misfit goes through [`fit`] to collect the
+/// violations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FitPlan {
-    required: Vec<String>,
-    /// Each declared property and its type set (`None`: no `type`).
-    properties: Vec<(String, Option<u8>)>,
+    /// Each declared property, in byte order.
+    properties: Vec<Property>,
+    /// How many of `properties` are required.
+    required_properties: usize,
+    /// Required keys that are not declared properties.
+    required_elsewhere: Vec<String>,
     closed: bool,
+    /// No required key, no declared type, not closed: every object fits.
+    trivial: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Property {
+    key: String,
+    /// The declared type set (`None`: no `type`).
+    types: Option<u8>,
+    required: bool,
 }
 
 /// A type name as a bit; `number` also takes integers.
@@ -187,11 +209,25 @@ fn type_bits(name: &str) -> u8 {
 }
 
 /// A value's type as a bit: an integral number is only `integer`, any other
-/// number only `number`.
+/// number only `number` (the bits of [`type_name`], without the name).
 fn value_bits(value: &Value) -> u8 {
-    match type_name(value) {
-        "number" => 8,
-        name => type_bits(name),
+    match value {
+        Value::Null => 1,
+        Value::Bool(_) => 2,
+        Value::Number(n) if is_integral(n) => 4,
+        Value::Number(_) => 8,
+        Value::String(_) => 16,
+        Value::Array(_) => 32,
+        Value::Object(_) => 64,
+    }
+}
+
+/// Byte order, deciding on the first byte when it differs (as it does for
+/// most pairs of property names) without calling `memcmp`.
+fn byte_order(a: &[u8], b: &[u8]) -> Ordering {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
     }
 }
 
@@ -200,19 +236,15 @@ impl FitPlan {
     pub fn new(schema: &Value) -> FitPlan {
         let empty = Map::new();
         let schema = schema.as_object().unwrap_or(&empty);
-        let required = match schema.get("required") {
-            Some(Value::Array(keys)) => keys
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
+        let required: Vec<&str> = match schema.get("required") {
+            Some(Value::Array(keys)) => keys.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         };
-        let properties = schema
+        let declared = schema
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let mut properties: Vec<(String, Option<u8>)> = properties
+        let mut properties: Vec<Property> = declared
             .iter()
             .map(|(key, property)| {
                 let types = match property.get("type") {
@@ -224,19 +256,43 @@ impl FitPlan {
                     ),
                     _ => None,
                 };
-                (key.clone(), types)
+                Property {
+                    key: key.clone(),
+                    types,
+                    required: required.contains(&key.as_str()),
+                }
             })
             .collect();
-        properties.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        properties.sort_unstable_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+        let mut required_elsewhere: Vec<String> = Vec::new();
+        for key in required {
+            if !declared.contains_key(key) && !required_elsewhere.iter().any(|k| k == key) {
+                required_elsewhere.push(key.to_string());
+            }
+        }
         let patterns = schema
             .get("patternProperties")
             .and_then(Value::as_object)
             .is_some_and(|p| !p.is_empty());
+        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false)) && !patterns;
+        let required_properties = properties.iter().filter(|p| p.required).count();
+        let trivial = !closed
+            && required_properties == 0
+            && required_elsewhere.is_empty()
+            && properties.iter().all(|p| p.types.is_none());
         FitPlan {
-            required,
             properties,
-            closed: schema.get("additionalProperties") == Some(&Value::Bool(false)) && !patterns,
+            required_properties,
+            required_elsewhere,
+            closed,
+            trivial,
         }
+    }
+
+    /// Whether the plan has nothing to check beyond the args being an
+    /// object (no required key, no declared type, not closed).
+    pub fn is_trivial(&self) -> bool {
+        self.trivial
     }
 
     /// Whether `args` fit: exactly when [`fit`] of the same schema is `Ok`.
@@ -244,21 +300,54 @@ impl FitPlan {
         let Value::Object(args) = args else {
             return false;
         };
-        if !self.required.iter().all(|key| args.contains_key(key)) {
+        if self.trivial {
+            return true;
+        }
+        if !self.required_elsewhere.iter().all(|k| args.contains_key(k)) {
             return false;
         }
-        args.iter().all(|(key, value)| {
-            match self
-                .properties
-                .binary_search_by(|p| p.0.as_bytes().cmp(key.as_bytes()))
-            {
-                Ok(at) => match self.properties[at].1 {
-                    Some(types) => types & value_bits(value) != 0,
-                    None => true,
-                },
-                Err(_) => !self.closed,
+        // A merge walk: without serde_json's `preserve_order` the args come
+        // in byte order, as the properties do, so `at` only moves forward.
+        // A key that sorts before `at` (args in insertion order) is looked
+        // up among the properties already passed.
+        let mut at = 0;
+        let mut required_seen = 0;
+        for (key, value) in args {
+            let key = key.as_bytes();
+            let found = loop {
+                match self.properties.get(at) {
+                    Some(p) => match byte_order(p.key.as_bytes(), key) {
+                        Ordering::Less => at += 1,
+                        Ordering::Equal => break Some(p),
+                        Ordering::Greater => break None,
+                    },
+                    None => break None,
+                }
+            };
+            let found = match found {
+                None if at > 0
+                    && byte_order(self.properties[at - 1].key.as_bytes(), key)
+                        == Ordering::Greater =>
+                {
+                    self.properties[..at]
+                        .binary_search_by(|p| byte_order(p.key.as_bytes(), key))
+                        .ok()
+                        .map(|i| &self.properties[i])
+                }
+                found => found,
+            };
+            match found {
+                Some(p) => {
+                    if p.types.is_some_and(|types| types & value_bits(value) == 0) {
+                        return false;
+                    }
+                    required_seen += usize::from(p.required);
+                }
+                None if self.closed => return false,
+                None => {}
             }
-        })
+        }
+        required_seen == self.required_properties
     }
 
     /// [`fit`], answered by the plan when the args fit.
@@ -334,6 +423,10 @@ mod tests {
             json!({"properties": {"a": {"type": "number"}, "z": {"type": "Nope"}}, "additionalProperties": false}),
             json!({"properties": {"a": {}}, "patternProperties": {"^x": {}}, "additionalProperties": false}),
             json!({"properties": {"t": {"type": []}}, "additionalProperties": {"type": "string"}}),
+            json!({"required": ["b", "q", "b"], "properties": {"b": {"type": "boolean"}, "a": {}}}),
+            json!({"properties": {"a": {"type": "Number"}, "b": {"type": ["null", 3]}}}),
+            json!({"properties": {"a": {}, "z": {"description": "untyped"}}}),
+            json!({"required": [], "additionalProperties": true}),
         ];
         let args = [
             json!({}),
@@ -344,6 +437,9 @@ mod tests {
             json!({"x1": true}),
             json!({"z": 1}),
             json!({"t": 3, "q": 1}),
+            json!({"b": true, "q": 0}),
+            json!({"b": true}),
+            json!({"a": 2, "b": null, "q": "x", "z": {}}),
             json!([1]),
             json!(null),
         ];
@@ -353,6 +449,27 @@ mod tests {
                 assert_eq!(plan.fits(arg), fit(schema, arg).is_ok(), "{schema} {arg}");
                 assert_eq!(plan.check(schema, arg), fit(schema, arg), "{schema} {arg}");
             }
+        }
+    }
+
+    #[test]
+    fn a_plan_with_nothing_to_check_takes_any_object() {
+        for schema in [
+            json!({}),
+            json!({"type": "object", "properties": {"a": {}, "b": {"minLength": 1}}}),
+            json!({"additionalProperties": {"type": "string"}}),
+        ] {
+            let plan = FitPlan::new(&schema);
+            assert!(plan.is_trivial(), "{schema}");
+            assert!(plan.fits(&json!({"anything": [1, 2], "a": null})));
+            assert!(!plan.fits(&json!("not an object")));
+        }
+        for schema in [
+            json!({"required": ["a"]}),
+            json!({"properties": {"a": {"type": "string"}}}),
+            json!({"additionalProperties": false}),
+        ] {
+            assert!(!FitPlan::new(&schema).is_trivial(), "{schema}");
         }
     }
 

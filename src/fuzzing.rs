@@ -1,8 +1,10 @@
 //! The fuzz driver (issue 4): generate whole sessions from a seed, check
 //! each, and shrink the first failure to a minimal session.
 //!
-//! Case `i` of seed `s` is generated from its own RNG, derived from `(s, i)`,
-//! so cases are independent: a run is reproduced by `--seed s --cases i+1`,
+//! Case `i` of seed `s` is drawn straight from its own RNG, derived from
+//! `(s, i)` ([`crate::generate::draw`]; no value trees), and only a failing
+//! case is shrunk, by a greedy descent over [`SessionPlan::shrunk`]. Cases
+//! are independent: a run is reproduced by `--seed s --cases i+1`,
 //! cases may be checked in parallel, and what is reported never depends on
 //! the thread count (chunks are checked in order, and within a chunk the
 //! lowest failing case wins). Each case checks, in this order:
@@ -40,15 +42,12 @@ pub mod model;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
-use proptest::test_runner::{
-    Config, RngAlgorithm, RngSeed, TestRng, TestRunner, noop_result_cache,
-};
 use rayon::prelude::*;
 
 pub use checks::{CHECKS, Expect, Finding, Tally, check_plan, check_text, statement};
 
-use crate::generate::{SessionPlan, session_plan};
+use crate::generate::SessionPlan;
+use crate::generate::draw::{self, Rng};
 
 /// The first failing case, shrunk.
 #[derive(Clone, Debug)]
@@ -90,12 +89,6 @@ pub struct Fuzz {
     /// checked (and shrunk), and nowhere else.
     #[cfg(any(test, feature = "mutants"))]
     pub mutant: Option<crate::mutant::Mutant>,
-}
-
-thread_local! {
-    /// The session strategy, built once per thread rather than once per
-    /// case (building it allocates hundreds of nodes).
-    static PLANS: BoxedStrategy<SessionPlan> = session_plan();
 }
 
 /// Cases `disclose fuzz` runs when neither `--cases` nor `--time` is given.
@@ -157,33 +150,28 @@ impl Fuzz {
         }
     }
 
-    /// The plan of case `case`, as a shrinkable tree.
-    fn tree(&self, case: u64) -> Option<Box<dyn ValueTree<Value = SessionPlan>>> {
+    /// The plan case `case` generates: drawn straight from its own RNG,
+    /// seeded by BLAKE3(`disclose.fuzz/1`, seed, case), so any case can be
+    /// drawn alone and `--seed S --cases i+1` reproduces case `i`.
+    pub fn plan(&self, case: u64) -> Option<SessionPlan> {
         let mut key = blake3::Hasher::new();
         key.update(b"disclose.fuzz/1");
         key.update(&self.seed.to_le_bytes());
         key.update(&case.to_le_bytes());
         let bytes = key.finalize();
-        let seed = bytes.as_bytes().get(..16)?;
-        let rng = TestRng::from_seed(RngAlgorithm::XorShift, seed);
-        let mut runner = TestRunner::new_with_rng(runner_config(), rng);
+        let mut seed = [0; 8];
+        seed.copy_from_slice(bytes.as_bytes().get(..8)?);
         // A panicking generator is a finding too, not a crash of the run.
         catch_unwind(AssertUnwindSafe(|| {
-            PLANS.with(|plans| plans.new_tree(&mut runner).ok())
+            draw::session_plan(&mut Rng::new(u64::from_le_bytes(seed)))
         }))
         .ok()
-        .flatten()
-    }
-
-    /// The plan case `case` generates.
-    pub fn plan(&self, case: u64) -> Option<SessionPlan> {
-        self.tree(case).map(|tree| tree.current())
     }
 
     /// Generates and checks case `case`.
     pub fn check_case(&self, case: u64) -> Result<Tally, Finding> {
-        match self.tree(case) {
-            Some(tree) => self.check(&tree.current()),
+        match self.plan(case) {
+            Some(plan) => self.check(&plan),
             None => Err(Finding {
                 check: "panic",
                 message: "the generator panicked or produced no session".to_string(),
@@ -191,10 +179,11 @@ impl Fuzz {
         }
     }
 
-    /// Shrinks case `case`, which failed with `first`: simplify while the
-    /// same check fails, complicate when it passes (proptest's loop).
+    /// Shrinks case `case`, which failed with `first`: take the first of
+    /// the plan's [`SessionPlan::shrunk`] candidates that still fails the
+    /// same check, and ask again, until none does or the budget is spent.
     fn shrink(&self, case: u64, first: Finding) -> Failure {
-        let Some(mut tree) = self.tree(case) else {
+        let Some(original) = self.plan(case) else {
             return Failure {
                 case,
                 original: String::new(),
@@ -204,27 +193,22 @@ impl Fuzz {
                 steps: 0,
             };
         };
-        let original = tree.current();
         let mut best = (original.clone(), first.clone());
         let mut steps = 0;
-        if tree.simplify() {
-            while steps < self.shrink_steps {
+        'descent: while steps < self.shrink_steps {
+            for candidate in best.0.shrunk() {
+                if steps >= self.shrink_steps {
+                    break 'descent;
+                }
                 steps += 1;
-                let plan = tree.current();
-                match self.check(&plan) {
-                    Err(finding) if finding.check == first.check => {
-                        best = (plan, finding);
-                        if !tree.simplify() {
-                            break;
-                        }
-                    }
-                    _ => {
-                        if !tree.complicate() {
-                            break;
-                        }
-                    }
+                if let Err(finding) = self.check(&candidate)
+                    && finding.check == first.check
+                {
+                    best = (candidate, finding);
+                    continue 'descent;
                 }
             }
+            break;
         }
         let (plan, finding) = best;
         let mut named = plan.clone();
@@ -249,31 +233,6 @@ impl Fuzz {
             steps,
         }
     }
-}
-
-/// The runner's configuration. `Config::default()` (under every public
-/// constructor) reads `PROPTEST_*` from the environment, and the library's
-/// output reads none: every field it could set is assigned here, so what a
-/// case generates depends only on the RNG. Only the RNG matters to
-/// generation; the rest is inert here.
-fn runner_config() -> Config {
-    let mut config = Config::with_cases(1);
-    config.max_local_rejects = 0;
-    config.max_global_rejects = 0;
-    config.max_flat_map_regens = 1_000_000;
-    config.failure_persistence = None;
-    config.source_file = None;
-    config.test_name = None;
-    config.fork = false;
-    config.timeout = 0;
-    config.max_shrink_time = 0;
-    config.max_shrink_iters = u32::MAX;
-    config.max_default_size_range = 100;
-    config.result_cache = noop_result_cache;
-    config.verbose = 0;
-    config.rng_algorithm = RngAlgorithm::XorShift;
-    config.rng_seed = RngSeed::Fixed(0);
-    config
 }
 
 #[cfg(test)]
@@ -301,6 +260,7 @@ mod tests {
             Mutant::IntegralFloat => &["fit"],
             Mutant::HintCut => &["hint"],
             Mutant::NoIdf => &["describe"],
+            Mutant::Nondeterministic => &["I3"],
         }
     }
 

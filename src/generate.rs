@@ -1,10 +1,12 @@
 //! Generators of adversarial inputs: proptest
-//! [`Strategy`](proptest::strategy::Strategy)s shared by the property tests
-//! (`tests/properties.rs`) and `disclose fuzz`.
+//! [`Strategy`](proptest::strategy::Strategy)s for the property tests
+//! (`tests/properties.rs`), and [`draw`], the same generators (same tables,
+//! same weights) drawn straight from a seeded RNG for `disclose fuzz`.
 //!
 //! Every strategy draws only from the runner's RNG, so a seed fixes the
 //! value; and every one is built from proptest combinators, so a failing
-//! value shrinks. Whole sessions are generated as a [`SessionPlan`] — typed,
+//! value shrinks (`disclose fuzz` shrinks a failing plan through
+//! [`SessionPlan::shrunk`] instead). Whole sessions are generated as a [`SessionPlan`] — typed,
 //! so shrinking removes declarations and requests — and written as the JSONL
 //! text of SPEC §11 by [`SessionPlan::to_text`], with at most one deliberate
 //! [`Fault`] whose line the plan knows.
@@ -17,6 +19,7 @@
 //! the tests' business.
 
 mod decl;
+pub mod draw;
 mod requests;
 mod schema;
 mod session;
@@ -67,6 +70,97 @@ mod tests {
         assert_ne!(draw(3), draw(4));
     }
 
+    /// Issue 10: drawn sessions name every provider (and none), and write
+    /// effect and approval words absent, as the class, and unknown — the
+    /// words SPEC §1 fails closed — not only the mapped ones.
+    #[test]
+    fn drawn_sessions_name_providers_and_spell_words_as_declared() {
+        let texts: Vec<String> = (0..2000)
+            .map(|seed| draw::session_plan(&mut draw::Rng::new(seed)).to_text())
+            .collect();
+        let seen = |needle: &str| texts.iter().any(|t| t.contains(needle));
+        for needle in [
+            "{\"op\":\"tool_defs\"}",
+            "\"provider\":\"anthropic\"",
+            "\"provider\":\"openai_chat\"",
+            "\"provider\":\"openai_responses\"",
+            "\"effect\":\"Read\"",
+            "\"effect\":\"write\"",
+            "\"effect\":\"\"",
+            "\"effect\":\"irreversible\"",
+            "\"effect\":\"read\"",
+            "\"approval\":\"Never\"",
+            "\"approval\":\"sometimes\"",
+            "\"approval\":\"never\"",
+        ] {
+            assert!(seen(needle), "no drawn session holds {needle}");
+        }
+        let tool_lines = texts
+            .iter()
+            .flat_map(|t| t.lines())
+            .filter(|l| l.contains("\"op\":\"tool\""));
+        let (mut no_effect, mut no_approval) = (0, 0);
+        for line in tool_lines {
+            no_effect += usize::from(!line.contains("\"effect\":"));
+            no_approval += usize::from(!line.contains("\"approval\":"));
+        }
+        assert!(no_effect > 0 && no_approval > 0);
+        // A plan with spelling 0 writes the mapped words only.
+        let mut plan = draw::session_plan(&mut draw::Rng::new(3));
+        plan.spelling = 0;
+        assert!(
+            plan.to_text()
+                .lines()
+                .filter(|l| l.contains("\"op\":\"tool\""))
+                .all(|l| l.contains("\"effect\":") && l.contains("\"approval\":"))
+        );
+    }
+
+    /// What a shrink step may only lower: counts, switches, text lengths.
+    fn measure(plan: &SessionPlan) -> Vec<usize> {
+        let decls = || plan.decls.iter();
+        vec![
+            plan.requests.len(),
+            plan.decls.len(),
+            decls()
+                .map(|d| match d {
+                    Decl::Bulk { count, .. } => *count,
+                    _ => 0,
+                })
+                .sum(),
+            usize::from(plan.dev.is_some()),
+            usize::from(plan.profile.is_some()),
+            usize::from(plan.fault.is_some()),
+            usize::from(plan.layout.crlf || plan.layout.blank_after.is_some() || !plan.layout.final_newline),
+            usize::from(plan.spelling != 0),
+            usize::from(plan.shuffle != 0),
+            decls()
+                .map(|d| d.clone().text_mut().map_or(0, |t| t.chars().count()))
+                .sum(),
+            plan.requests
+                .iter()
+                .filter(|r| matches!(r, Request::Call(c) if matches!(&c.args, ArgsPlan::Given(a) if *a != json!({}))))
+                .count(),
+        ]
+    }
+
+    /// Every shrink candidate lowers at least one part of the measure and
+    /// raises none, so the descent ends.
+    #[test]
+    fn every_shrink_candidate_is_smaller_somewhere_and_larger_nowhere() {
+        for seed in 0..300 {
+            let plan = draw::session_plan(&mut draw::Rng::new(seed));
+            let before = measure(&plan);
+            for candidate in plan.shrunk() {
+                let after = measure(&candidate);
+                assert!(
+                    after.iter().zip(&before).all(|(a, b)| a <= b) && after != before,
+                    "seed {seed}: {before:?} -> {after:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn variants_differ_only_in_case_or_separator() {
         assert_eq!(variant("search_a", 0, true), "search-a");
@@ -110,6 +204,7 @@ mod tests {
                 final_newline: true,
             },
             shuffle: 0,
+            spelling: 0,
         };
         assert_eq!(
             plan.render(),

@@ -26,10 +26,21 @@ pub fn hint(text: &str) -> String {
         Some(at) => &first_line[..=at],
         None => first_line,
     };
-    let clean: String = sentence
-        .chars()
-        .map(|c| if is_control(c) { ' ' } else { c })
-        .collect();
+    // The control characters of SPEC §4 are single ASCII bytes, which never
+    // occur inside a multibyte UTF-8 sequence: the common sentence, with
+    // none and within 80 bytes, is copied once as it is.
+    let has_control = sentence.bytes().any(|b| b < 0x20 || b == 0x7f);
+    if !has_control && sentence.len() <= HINT_MAX_BYTES {
+        return sentence.to_string();
+    }
+    let clean: String = if has_control {
+        sentence
+            .chars()
+            .map(|c| if is_control(c) { ' ' } else { c })
+            .collect()
+    } else {
+        sentence.to_string()
+    };
     if clean.len() <= HINT_MAX_BYTES {
         return clean;
     }

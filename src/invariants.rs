@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use crate::dormant::INDEX_HEADER;
 use crate::fit::fit;
 use crate::refusal::{Class, vocabulary};
-use crate::replay::{Outcome, Replay, replay, replay_where};
+use crate::replay::{Divergence, Outcome, Replay, diverges, prefix_where};
 use crate::session::{OpKind, Session};
 use crate::{CALL, DORMANT_INDEX_CEILING};
 
@@ -115,47 +115,41 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
         }
     }
 
-    // I3: determinism, block for block, and as many blocks.
-    let again = replay(session);
-    if again.steps.len() != replayed.steps.len() {
-        breach(
+    // I3: determinism, block for block, and as many blocks: a second replay
+    // that builds everything again, compared step by step as it goes.
+    match diverges(session, replayed) {
+        None => {}
+        Some(Divergence::Count { steps }) => breach(
             "I3",
             0,
             format!(
-                "a second replay gave {} steps instead of {}",
-                again.steps.len(),
+                "a second replay gave {steps} steps instead of {}",
                 replayed.steps.len()
             ),
-        );
-    } else if let Some((a, b)) = replayed
-        .steps
-        .iter()
-        .zip(&again.steps)
-        .find(|(a, b)| (a.line, a.op, &a.output) != (b.line, b.op, &b.output))
-    {
-        breach(
-            "I3",
-            a.line,
-            format!(
-                "a second replay gave {} bytes of {} instead of {} bytes of {}",
-                b.output.len(),
-                b.op,
-                a.output.len(),
-                a.op
-            ),
-        );
+        ),
+        Some(Divergence::Step { at, op, output }) => {
+            let first = &replayed.steps[at];
+            breach(
+                "I3",
+                first.line,
+                format!(
+                    "a second replay gave {} bytes of {op} instead of {} bytes of {}",
+                    output.len(),
+                    first.output.len(),
+                    first.op
+                ),
+            )
+        }
     }
 
     // I4 and I7: a re-replay without the unadmitted declarations, or without
     // the mode switches, must print the same render and tool_defs bytes.
-    let prefix_outputs = |r: &Replay| -> Vec<(usize, String)> {
-        r.steps
-            .iter()
-            .filter(|s| s.op == "render" || s.op == "tool_defs")
-            .map(|s| (s.line, s.output.clone()))
-            .collect()
-    };
-    let original = prefix_outputs(replayed);
+    let original: Vec<(usize, &str)> = replayed
+        .steps
+        .iter()
+        .filter(|s| s.op == "render" || s.op == "tool_defs")
+        .map(|s| (s.line, s.output.as_str()))
+        .collect();
     let unadmitted = |k: &OpKind| {
         matches!(
             k,
@@ -186,7 +180,7 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
                     | OpKind::Digests
             )
         };
-        let other = prefix_outputs(&replay_where(session, |k| !drop(k) && !quiet(k)));
+        let other = prefix_where(session, |k| !drop(k) && !quiet(k), replayed.run.as_ref());
         if other.len() != original.len() {
             breach(
                 id,
@@ -197,7 +191,11 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
                     original.len()
                 ),
             );
-        } else if let Some(((line, _), _)) = original.iter().zip(&other).find(|(a, b)| a != b) {
+        } else if let Some(((line, _), _)) = original
+            .iter()
+            .zip(&other)
+            .find(|((a_line, a), (b_line, b))| a_line != b_line || a.len() != b.len() || a != b)
+        {
             breach(
                 id,
                 *line,
@@ -291,7 +289,7 @@ fn indexed_names(index: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::Step;
+    use crate::replay::{Step, replay};
     use crate::session::parse;
 
     fn session(lines: &[serde_json::Value]) -> Session {
@@ -360,6 +358,39 @@ mod tests {
                 .map(|b| (b.invariant, b.line))
                 .collect::<Vec<_>>(),
             [("I2", 3), ("I3", 3)],
+            "{breaches:?}"
+        );
+    }
+
+    /// Issue 10: I3's second replay shares nothing mutable with the first
+    /// that could hide nondeterminism. With admission made to depend on a
+    /// counter (the `nondeterministic` mutant, for this thread and this
+    /// closure only), what `check` does to a session — replay it, then check
+    /// the invariants — reports I3 on the first admitted tool's line; the
+    /// same session passes without the mutant.
+    #[test]
+    fn nondeterministic_admission_breaks_i3() {
+        use crate::mutant::{self, Mutant};
+        let session = parse(include_bytes!(
+            "../corpora/realistic/coding_agent_work_session.jsonl"
+        ))
+        .expect("a shipped session parses");
+        assert_eq!(check(&session, &replay(&session)), []);
+        let breaches = mutant::with(Mutant::Nondeterministic, || {
+            let replayed = replay(&session);
+            check(&session, &replayed)
+        });
+        let first_tool = session
+            .ops()
+            .iter()
+            .find(|op| matches!(op.kind, OpKind::Tool { admitted: true, .. }))
+            .map(|op| op.line);
+        assert_eq!(
+            breaches
+                .iter()
+                .map(|b| (b.invariant, Some(b.line)))
+                .collect::<Vec<_>>(),
+            [("I3", first_tool)],
             "{breaches:?}"
         );
     }

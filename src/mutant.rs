@@ -45,15 +45,20 @@ pub enum Mutant {
     HintCut,
     /// SPEC §5: every query word weighs 1, however common it is (no IDF).
     NoIdf,
+    /// SPEC §2 and §13 I3: admission depends on a counter (the digest of
+    /// an admitted tool mixes in how many tools this thread has admitted),
+    /// so replaying a session twice gives different bytes.
+    Nondeterministic,
 }
 
 impl Mutant {
     /// Every mutant, in the order `disclose fuzz --mutant` lists them.
-    pub const ALL: [Mutant; 4] = [
+    pub const ALL: [Mutant; 5] = [
         Mutant::MarkerBudget,
         Mutant::IntegralFloat,
         Mutant::HintCut,
         Mutant::NoIdf,
+        Mutant::Nondeterministic,
     ];
 
     /// Its name on the command line.
@@ -63,6 +68,7 @@ impl Mutant {
             Mutant::IntegralFloat => "integral-float",
             Mutant::HintCut => "hint-cut",
             Mutant::NoIdf => "no-idf",
+            Mutant::Nondeterministic => "nondeterministic",
         }
     }
 
@@ -73,6 +79,9 @@ impl Mutant {
             Mutant::IntegralFloat => "fit calls 1.0 a number, not an integer",
             Mutant::HintCut => "a long hint keeps 80 bytes before its ellipsis, not 77",
             Mutant::NoIdf => "describe weighs every keyword 1, however common it is",
+            Mutant::Nondeterministic => {
+                "an admitted tool's digest depends on how many tools were admitted before"
+            }
         }
     }
 
@@ -140,6 +149,28 @@ pub(crate) fn cut_hint(hint: String, clean: &str) -> String {
 /// rank alone.
 pub(crate) fn weight(weight: u64) -> u64 {
     if active(Mutant::NoIdf) { 1 } else { weight }
+}
+
+thread_local! {
+    /// Admissions on this thread while [`Mutant::Nondeterministic`] is in
+    /// effect: the hidden state that mutant leaks into its answers.
+    static ADMITTED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// SPEC §13 I3 broken by [`Mutant::Nondeterministic`]: an admitted tool's
+/// digest is re-hashed with a count of the admissions before it, so the
+/// same declaration gets another digest each time it is admitted.
+pub(crate) fn counted_digest(digest: String) -> String {
+    if !active(Mutant::Nondeterministic) {
+        return digest;
+    }
+    let count = ADMITTED.with(|admitted| {
+        admitted.set(admitted.get() + 1);
+        admitted.get()
+    });
+    let mut input = digest.into_bytes();
+    input.extend_from_slice(&count.to_le_bytes());
+    blake3::hash(&input).to_hex().to_string()
 }
 
 #[cfg(test)]

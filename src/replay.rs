@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use crate::call::ToolCall;
 use crate::canonical::canonical;
 use crate::catalog::Catalog;
+use crate::naming::mint;
 use crate::refusal::Refusal;
 use crate::run::Run;
 use crate::session::{OpKind, Session};
@@ -48,23 +49,12 @@ pub struct Replay {
     pub run: Option<Run>,
 }
 
-enum State {
-    Building(Catalog),
-    Started(Run),
-}
-
 /// Replays `session` from an empty catalog.
 pub fn replay(session: &Session) -> Replay {
-    replay_where(session, |_| true)
-}
-
-/// Replays only the ops of `session` that `keep` selects (the re-replays of
-/// SPEC §13 I4 and I7), without copying the session.
-pub(crate) fn replay_where(session: &Session, keep: impl Fn(&OpKind) -> bool) -> Replay {
     let mut state = State::Building(Catalog::new());
     let mut steps = Vec::with_capacity(session.ops().len());
-    for op in session.ops().iter().filter(|op| keep(&op.kind)) {
-        let (output, outcome) = step(&mut state, &op.kind);
+    for op in session.ops() {
+        let (output, outcome) = step(&mut state, &op.kind, None);
         steps.push(Step {
             line: op.line,
             op: op.kind.name(),
@@ -74,10 +64,91 @@ pub(crate) fn replay_where(session: &Session, keep: impl Fn(&OpKind) -> bool) ->
     }
     Replay {
         steps,
-        run: match state {
+        run: state.into_run(),
+    }
+}
+
+/// Where a second, independent replay of a session first differs from
+/// `replayed` (SPEC §13 I3): the index of the first step whose line, op or
+/// bytes differ, and that step's bytes and op on the second replay; or the
+/// second replay's step count when only the counts differ.
+#[derive(Debug)]
+pub(crate) enum Divergence {
+    /// Step `at` differs; the second replay printed `output` for `op`.
+    Step {
+        at: usize,
+        op: &'static str,
+        output: String,
+    },
+    /// Every step both have agrees, but the second replay has `steps`.
+    Count { steps: usize },
+}
+
+/// Replays `session` again from an empty catalog, comparing each step with
+/// `replayed`'s as it is produced, and keeping none of them. It builds its
+/// own catalog, run, index and answers; what it shares with the first
+/// replay is the parsed session (immutable) and the process's memos of
+/// pure per-schema facts (see `docs/decisions.md`, "I3 …").
+pub(crate) fn diverges(session: &Session, replayed: &Replay) -> Option<Divergence> {
+    let mut state = State::Building(Catalog::new());
+    let ops = session.ops();
+    for (at, op) in ops.iter().enumerate() {
+        let (output, _) = step(&mut state, &op.kind, None);
+        let same = replayed.steps.get(at).is_some_and(|first| {
+            first.line == op.line && first.op == op.kind.name() && first.output == output
+        });
+        if !same {
+            if at >= replayed.steps.len() {
+                return Some(Divergence::Count { steps: ops.len() });
+            }
+            return Some(Divergence::Step {
+                at,
+                op: op.kind.name(),
+                output,
+            });
+        }
+    }
+    (ops.len() != replayed.steps.len()).then_some(Divergence::Count { steps: ops.len() })
+}
+
+/// The `render` and `tool_defs` blocks, `(line, bytes)` in order, of a
+/// replay of only the ops of `session` that `keep` selects (the re-replays
+/// of SPEC §13 I4 and I7), without copying the session.
+///
+/// A tool declaration identical to one `prior` (the first replay's run)
+/// admitted under the same minted name is admitted with that tool's
+/// derived facts (canonical schema, digest, hint, fit plan: pure functions
+/// of the declaration) instead of deriving them again; every admission check
+/// and every catalog and run structure is still built anew, so what these
+/// invariants test — which declarations reach the catalog, and what the run
+/// prints from them — is replayed for real.
+pub(crate) fn prefix_where(
+    session: &Session,
+    keep: impl Fn(&OpKind) -> bool,
+    prior: Option<&Run>,
+) -> Vec<(usize, String)> {
+    let mut state = State::Building(Catalog::new());
+    let mut printed = Vec::new();
+    for op in session.ops().iter().filter(|op| keep(&op.kind)) {
+        let (output, _) = step(&mut state, &op.kind, prior);
+        if matches!(op.kind, OpKind::Render | OpKind::ToolDefs { .. }) {
+            printed.push((op.line, output));
+        }
+    }
+    printed
+}
+
+enum State {
+    Building(Catalog),
+    Started(Run),
+}
+
+impl State {
+    fn into_run(self) -> Option<Run> {
+        match self {
             State::Started(run) => Some(run),
             State::Building(_) => None,
-        },
+        }
     }
 }
 
@@ -97,7 +168,7 @@ fn short(hash: &str) -> &str {
     hash.get(..16).unwrap_or(hash)
 }
 
-fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
+fn step(state: &mut State, kind: &OpKind, prior: Option<&Run>) -> (String, Outcome) {
     match (state, kind) {
         (
             _,
@@ -110,7 +181,12 @@ fn step(state: &mut State, kind: &OpKind) -> (String, Outcome) {
             done(format!("unadmitted tool {}/{}\n", decl.origin, decl.name))
         }
         (State::Building(catalog), OpKind::Tool { decl, .. }) => {
-            answer(catalog.admit_tool(decl).map(|tool| {
+            let admitted =
+                match prior.and_then(|run| run.admitted_tool(&mint(&decl.origin, &decl.name))) {
+                    Some(tool) => catalog.admit_tool_as(decl, tool),
+                    None => catalog.admit_tool(decl),
+                };
+            answer(admitted.map(|tool| {
                 format!(
                     "admitted tool {} (effect {}, approval {}, digest {})\n",
                     tool.name(),

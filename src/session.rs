@@ -199,7 +199,9 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     })?;
 
     let mut about = None;
-    let mut ops = Vec::new();
+    // Recorded op lines run to a few hundred bytes; reserving for lines of
+    // 128 spares most of the vector's regrowth (each a copy of every op).
+    let mut ops = Vec::with_capacity(text.len() / 128 + 4);
     let mut started_at: Option<usize> = None;
     for (index, raw) in text.split('\n').enumerate() {
         let line = index + 1;
@@ -364,15 +366,15 @@ impl<'a> LineReader<'a> {
                 return Err(self.error_at_start(format!("op \"{op}\" is missing field \"{key}\"")));
             }
         }
-        let mut keys: Vec<&String> = self.map.keys().collect();
-        keys.sort_unstable();
-        for key in keys {
-            if key != "op" && !required.contains(&key.as_str()) && !optional.contains(&key.as_str())
-            {
-                return Err(self.error_at_key(key, format!("op \"{op}\" has no field \"{key}\"")));
-            }
+        let unknown = |key: &&String| {
+            *key != "op" && !required.contains(&key.as_str()) && !optional.contains(&key.as_str())
+        };
+        // The first unknown key in byte order is the one reported; a line
+        // without one (nearly every line) is checked without sorting.
+        match self.map.keys().filter(unknown).min() {
+            Some(key) => Err(self.error_at_key(key, format!("op \"{op}\" has no field \"{key}\""))),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The shipped schema must accept every line the typed reader accepted.
@@ -414,19 +416,28 @@ impl<'a> LineReader<'a> {
         ))
     }
 
-    fn string(&self, op: &str, key: &str) -> Result<String, SessionError> {
+    /// A string field, checked and borrowed.
+    fn str(&self, op: &str, key: &str) -> Result<&str, SessionError> {
         match self.map.get(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
+            Some(Value::String(s)) => Ok(s),
             Some(other) => Err(self.mistyped(op, key, "a string", other)),
             None => Err(self.error_at_start(format!("op \"{op}\" is missing field \"{key}\""))),
         }
     }
 
-    fn optional_string(&self, op: &str, key: &str) -> Result<Option<String>, SessionError> {
+    fn string(&self, op: &str, key: &str) -> Result<String, SessionError> {
+        self.str(op, key).map(str::to_string)
+    }
+
+    fn optional_str(&self, op: &str, key: &str) -> Result<Option<&str>, SessionError> {
         match self.map.get(key) {
             None => Ok(None),
-            Some(_) => self.string(op, key).map(Some),
+            Some(_) => self.str(op, key).map(Some),
         }
+    }
+
+    fn optional_string(&self, op: &str, key: &str) -> Result<Option<String>, SessionError> {
+        Ok(self.optional_str(op, key)?.map(str::to_string))
     }
 
     fn mode(&self, op: &str) -> Result<Mode, SessionError> {
@@ -488,19 +499,19 @@ impl<'a> LineReader<'a> {
                         return Err(self.mistyped(op, "admitted", "true or false", other));
                     }
                 };
+                // Checked here, in the reader's order; the strings and the
+                // schema are moved in after the schema check, not copied.
+                self.str(op, "origin")?;
+                self.str(op, "name")?;
+                self.str(op, "description")?;
                 OpKind::Tool {
                     decl: ToolDecl {
-                        origin: self.string(op, "origin")?,
-                        name: self.string(op, "name")?,
-                        description: self.string(op, "description")?,
-                        // Moved in after the schema check, not copied.
+                        origin: String::new(),
+                        name: String::new(),
+                        description: String::new(),
                         input_schema: Arc::new(Value::Null),
-                        effect: Effect::from_declared(
-                            self.optional_string(op, "effect")?.as_deref(),
-                        ),
-                        approval: Approval::from_declared(
-                            self.optional_string(op, "approval")?.as_deref(),
-                        ),
+                        effect: Effect::from_declared(self.optional_str(op, "effect")?),
+                        approval: Approval::from_declared(self.optional_str(op, "approval")?),
                     },
                     admitted,
                 }
@@ -549,7 +560,9 @@ impl<'a> LineReader<'a> {
             }
             "describe" | "expand" => {
                 self.check_fields(op, &["name"], &[])?;
-                let name = self.string(op, "name")?;
+                // Moved in after the schema check.
+                self.str(op, "name")?;
+                let name = String::new();
                 if op == "describe" {
                     OpKind::Describe { name }
                 } else {
@@ -558,9 +571,12 @@ impl<'a> LineReader<'a> {
             }
             "call" => {
                 self.check_fields(op, &["id", "name", "args"], &[])?;
+                self.str(op, "id")?;
+                self.str(op, "name")?;
+                // Moved in after the schema check.
                 OpKind::Call(ToolCall {
-                    id: self.string(op, "id")?,
-                    name: self.string(op, "name")?,
+                    id: String::new(),
+                    name: String::new(),
                     args: Value::Null,
                 })
             }
@@ -596,13 +612,25 @@ impl<'a> LineReader<'a> {
         };
         let mut kind = kind;
         let mut map = self.check_schema(op)?;
-        // The two fields that can be large are moved out of the checked
-        // line instead of copied.
+        // The fields of the frequent ops are moved out of the checked line
+        // instead of copied (the reader checked that they are strings).
+        let mut take = |key: &str| match map.remove(key) {
+            Some(Value::String(text)) => text,
+            _ => String::new(),
+        };
         match &mut kind {
             OpKind::Tool { decl, .. } => {
+                decl.origin = take("origin");
+                decl.name = take("name");
+                decl.description = take("description");
                 decl.input_schema = Arc::new(map.remove("input_schema").unwrap_or_default());
             }
-            OpKind::Call(call) => call.args = map.remove("args").unwrap_or_default(),
+            OpKind::Call(call) => {
+                call.id = take("id");
+                call.name = take("name");
+                call.args = map.remove("args").unwrap_or_default();
+            }
+            OpKind::Describe { name } | OpKind::Expand { name } => *name = take("name"),
             _ => {}
         }
         Ok(kind)

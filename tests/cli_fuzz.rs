@@ -161,6 +161,7 @@ fn every_mutant_is_caught_and_named_in_the_header() {
         ("integral-float", Some("fit")),
         ("hint-cut", Some("hint")),
         ("no-idf", Some("describe")),
+        ("nondeterministic", Some("I3")),
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
         let save = dir.path().to_str().expect("UTF-8 path");

@@ -1253,7 +1253,18 @@ pub fn session(seed: u64) -> String {
         ],
     );
     line(&mut out, "render", &[]);
-    line(&mut out, "tool_defs", &[]);
+    // The last tool list in the shape of the provider the host talks to
+    // (SPEC §11 `provider`; absent is `anthropic`).
+    match rng.below(4) {
+        0 => line(&mut out, "tool_defs", &[]),
+        1 => line(&mut out, "tool_defs", &[("provider", json!("anthropic"))]),
+        2 => line(&mut out, "tool_defs", &[("provider", json!("openai_chat"))]),
+        _ => line(
+            &mut out,
+            "tool_defs",
+            &[("provider", json!("openai_responses"))],
+        ),
+    }
     if rng.chance(30) {
         line(&mut out, "digests", &[]);
     }

@@ -37,7 +37,7 @@ pub struct FuzzArgs {
     pub save: PathBuf,
     /// Plant a deliberately broken rule in the library for this run: the
     /// run must fail. Needs a build with `--features mutants` [possible
-    /// values: marker-budget, integral-float, hint-cut, no-idf]
+    /// values: marker-budget, integral-float, hint-cut, no-idf, nondeterministic]
     #[arg(long, value_name = "NAME", value_parser = mutant_name)]
     pub mutant: Option<String>,
 }

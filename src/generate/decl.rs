@@ -13,13 +13,47 @@ use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::naming::mint;
 use crate::refusal::Refusal;
 
+/// The four effect classes' words, and words §1 maps to `irreversible`.
+pub(super) const EFFECT_WORDS: &[&str] =
+    &["read", "idempotent-write", "reversible", "irreversible"];
+pub(super) const UNKNOWN_EFFECTS: &[&str] = &["Read", "write", ""];
+/// The two approval words, and words §1 maps to `required`.
+pub(super) const APPROVAL_WORDS: &[&str] = &["required", "never"];
+pub(super) const UNKNOWN_APPROVALS: &[&str] = &["Never", "sometimes"];
+/// Where a shelf skill's card lives.
+pub(super) const ADDRESSES: &[&str] = &["skills/a.md", "", "é/中.md"];
+/// A bulk declaration's origins and name stems.
+pub(super) const BULK_ORIGINS: &[&str] = &["host", "github", "a"];
+pub(super) const BULK_STEMS: &[&str] = &["t", "tool_", "Search-"];
+
+/// How an effect class is spelled in a session by spelling `pick`: 0 is
+/// the class's own word; `irreversible`, the class absent and unknown words
+/// fail closed to, may also be absent or an unknown word (SPEC §1).
+pub(super) fn effect_spelling(effect: Effect, pick: u64) -> Option<&'static str> {
+    match (effect, pick % 5) {
+        (Effect::Irreversible, 1) => None,
+        (Effect::Irreversible, n @ 2..=4) => UNKNOWN_EFFECTS.get(n as usize - 2).copied(),
+        (effect, _) => Some(effect.as_str()),
+    }
+}
+
+/// How an approval is spelled by spelling `pick`: 0 is its own word;
+/// `required` may also be absent or an unknown word (SPEC §1).
+pub(super) fn approval_spelling(approval: Approval, pick: u64) -> Option<&'static str> {
+    match (approval, pick % 4) {
+        (Approval::Required, 1) => None,
+        (Approval::Required, n @ 2..=3) => UNKNOWN_APPROVALS.get(n as usize - 2).copied(),
+        (approval, _) => Some(approval.as_str()),
+    }
+}
+
 /// A declared effect word: the four classes, unknown words, or absent.
 fn effect() -> BoxedStrategy<Option<String>> {
     prop_oneof![
         2 => Just(None),
-        4 => select(&["read", "idempotent-write", "reversible", "irreversible"][..])
+        4 => select(EFFECT_WORDS)
             .prop_map(|w| Some(w.to_string())),
-        1 => select(&["Read", "write", ""][..]).prop_map(|w| Some(w.to_string())),
+        1 => select(UNKNOWN_EFFECTS).prop_map(|w| Some(w.to_string())),
     ]
     .boxed()
 }
@@ -28,8 +62,8 @@ fn effect() -> BoxedStrategy<Option<String>> {
 fn approval() -> BoxedStrategy<Option<String>> {
     prop_oneof![
         2 => Just(None),
-        4 => select(&["required", "never"][..]).prop_map(|w| Some(w.to_string())),
-        1 => select(&["Never", "sometimes"][..]).prop_map(|w| Some(w.to_string())),
+        4 => select(APPROVAL_WORDS).prop_map(|w| Some(w.to_string())),
+        1 => select(UNKNOWN_APPROVALS).prop_map(|w| Some(w.to_string())),
     ]
     .boxed()
 }
@@ -108,7 +142,7 @@ pub fn shelf_skill() -> BoxedStrategy<ShelfSkill> {
     (
         raw_name(),
         description(),
-        select(&["skills/a.md", "", "é/中.md"][..]),
+        select(ADDRESSES),
         hash_kind(),
         package(),
     )
@@ -226,6 +260,16 @@ impl Decl {
         }
     }
 
+    /// Its description or disclosure, to shrink.
+    pub(crate) fn text_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Decl::Tool { decl, .. } => Some(&mut decl.description),
+            Decl::Shelf(skill) => Some(&mut skill.disclosure),
+            Decl::Carried(skill) => Some(&mut skill.disclosure),
+            Decl::Bulk { description, .. } => Some(description),
+        }
+    }
+
     /// The input schema of its tool(s); skills have none.
     pub fn schema(&self) -> Option<&Value> {
         match self {
@@ -325,8 +369,8 @@ pub fn decl() -> BoxedStrategy<Decl> {
         1 => Just(Some(false)),
     ];
     let bulk = (
-        select(&["host", "github", "a"][..]),
-        select(&["t", "tool_", "Search-"][..]),
+        select(BULK_ORIGINS),
+        select(BULK_STEMS),
         8usize..40,
         prop_oneof![sentence(), boundary_text(), long_text()],
         object_schema(),

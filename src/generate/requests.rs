@@ -11,13 +11,62 @@ use super::session::{
 };
 use super::text::{WORDS, raw_name, text};
 use crate::mode::{Mode, Profile};
+use crate::provider::Provider;
+
+/// Literal names a request may use: the resident names, the doors,
+/// near-misses and unknowns.
+pub(super) const LITERAL_NAMES: &[&str] = &[
+    "read",
+    "edit",
+    "exec",
+    "describe",
+    "call",
+    "nope",
+    "Search_A",
+    "github__search",
+    "",
+];
+/// How keyword queries join their words.
+pub(super) const SEPARATORS: &[&str] = &[" ", "_", "-", "  "];
+/// The call ids.
+pub(super) const CALL_IDS: &[&str] = &["c1", "c2", "", "id 3", "é"];
+/// The header's `about`.
+pub(super) const ABOUTS: &[&str] = &["generated", "é\tabout", ""];
+/// The routes through `call` that break its shape, or call it itself.
+pub(super) const ODD_ROUTES: &[Route] = &[
+    Route::NotObject,
+    Route::MissingName,
+    Route::MissingArgs,
+    Route::NameNotString,
+    Route::Itself,
+];
+/// Every fault, in the order they are drawn from.
+pub(super) const FAULTS: &[Fault] = &[
+    Fault::BadJson,
+    Fault::NotObject,
+    Fault::NoOp,
+    Fault::UnknownOp,
+    Fault::MissingField,
+    Fault::MistypedField,
+    Fault::UnknownField,
+    Fault::NullOptional,
+    Fault::BadMode,
+    Fault::BadProfile,
+    Fault::HeaderTwice,
+    Fault::QueryBeforeStart,
+    Fault::SecondStart,
+    Fault::DevAfterStart,
+    Fault::BadFormat,
+    Fault::NoHeader,
+    Fault::Empty,
+];
 
 /// A name a request may use: declared names (resolved through the plan) or
 /// literals — the resident names, the doors, near-misses, unknowns.
 fn target() -> BoxedStrategy<Target> {
     prop_oneof![
         4 => any::<usize>().prop_map(Target::Declared),
-        1 => select(&["read", "edit", "exec", "describe", "call", "nope", "Search_A", "github__search", ""][..])
+        1 => select(LITERAL_NAMES)
             .prop_map(|n| Target::Named(n.to_string())),
         1 => raw_name().prop_map(Target::Named),
     ]
@@ -35,8 +84,8 @@ fn query() -> BoxedStrategy<Query> {
         Just("tab\there".to_string()),
         Just("\u{7f}".to_string()),
     ];
-    let keywords = (vec(select(WORDS), 1..4), select(&[" ", "_", "-", "  "][..]))
-        .prop_map(|(words, sep)| words.join(sep));
+    let keywords =
+        (vec(select(WORDS), 1..4), select(SEPARATORS)).prop_map(|(words, sep)| words.join(sep));
     prop_oneof![
         3 => target().prop_map(Query::Exact),
         1 => target().prop_map(Query::Padded),
@@ -51,13 +100,7 @@ fn call_plan() -> BoxedStrategy<CallPlan> {
     let route = prop_oneof![
         3 => Just(Route::Through),
         2 => Just(Route::Direct),
-        1 => select(&[
-            Route::NotObject,
-            Route::MissingName,
-            Route::MissingArgs,
-            Route::NameNotString,
-            Route::Itself,
-        ][..]),
+        1 => select(ODD_ROUTES),
     ];
     let args = prop_oneof![
         3 => any::<u64>().prop_map(ArgsPlan::Fitting),
@@ -68,12 +111,7 @@ fn call_plan() -> BoxedStrategy<CallPlan> {
         4 => any::<usize>().prop_map(Target::Tool),
         1 => target(),
     ];
-    (
-        select(&["c1", "c2", "", "id 3", "é"][..]),
-        route,
-        target,
-        args,
-    )
+    (select(CALL_IDS), route, target, args)
         .prop_map(|(id, route, target, args)| CallPlan {
             id: id.to_string(),
             route,
@@ -81,6 +119,21 @@ fn call_plan() -> BoxedStrategy<CallPlan> {
             args,
         })
         .boxed()
+}
+
+/// A `tool_defs` op's provider: absent (the default, `anthropic`) as often
+/// as named, and each of the three names alike.
+pub(super) const PROVIDERS: &[Option<Provider>] = &[
+    None,
+    None,
+    None,
+    Some(Provider::Anthropic),
+    Some(Provider::OpenAiChat),
+    Some(Provider::OpenAiResponses),
+];
+
+fn provider() -> BoxedStrategy<Option<Provider>> {
+    select(PROVIDERS).boxed()
 }
 
 fn mode() -> BoxedStrategy<Mode> {
@@ -91,7 +144,7 @@ fn mode() -> BoxedStrategy<Mode> {
 pub fn request() -> BoxedStrategy<Request> {
     prop_oneof![
         2 => Just(Request::Render),
-        1 => Just(Request::ToolDefs),
+        1 => provider().prop_map(Request::ToolDefs),
         1 => Just(Request::Pins),
         1 => Just(Request::Digests),
         4 => query().prop_map(Request::Describe),
@@ -104,27 +157,7 @@ pub fn request() -> BoxedStrategy<Request> {
 }
 
 fn fault() -> BoxedStrategy<Option<FaultPlan>> {
-    let fault = select(
-        &[
-            Fault::BadJson,
-            Fault::NotObject,
-            Fault::NoOp,
-            Fault::UnknownOp,
-            Fault::MissingField,
-            Fault::MistypedField,
-            Fault::UnknownField,
-            Fault::NullOptional,
-            Fault::BadMode,
-            Fault::BadProfile,
-            Fault::HeaderTwice,
-            Fault::QueryBeforeStart,
-            Fault::SecondStart,
-            Fault::DevAfterStart,
-            Fault::BadFormat,
-            Fault::NoHeader,
-            Fault::Empty,
-        ][..],
-    );
+    let fault = select(FAULTS);
     prop_oneof![
         9 => Just(None),
         1 => (fault, any::<usize>()).prop_map(|(fault, at)| Some(FaultPlan { fault, at })),
@@ -155,15 +188,21 @@ pub fn session_plan() -> BoxedStrategy<SessionPlan> {
         1 => select(&Profile::ALL[..]).prop_map(Some),
     ];
     let dev = prop_oneof![4 => Just(None), 1 => text().prop_map(Some)];
-    let about = select(&["generated", "é\tabout", ""][..]).prop_map(str::to_string);
+    let about = select(ABOUTS).prop_map(str::to_string);
     // Empty catalogs are one case, not one in seven.
     let decls = prop_oneof![1 => Just(Vec::new()), 12 => vec(decl(), 1..7)];
     (
         (about, decls, dev, mode(), profile),
-        (vec(request(), 0..10), fault(), layout(), any::<u64>()),
+        (
+            vec(request(), 0..10),
+            fault(),
+            layout(),
+            any::<u64>(),
+            any::<u64>(),
+        ),
     )
         .prop_map(
-            |((about, decls, dev, mode, profile), (requests, fault, layout, shuffle))| {
+            |((about, decls, dev, mode, profile), (requests, fault, layout, shuffle, spelling))| {
                 SessionPlan {
                     about,
                     decls,
@@ -174,6 +213,7 @@ pub fn session_plan() -> BoxedStrategy<SessionPlan> {
                     fault,
                     layout,
                     shuffle,
+                    spelling,
                 }
             },
         )

@@ -101,7 +101,7 @@ pub fn object_schema() -> BoxedStrategy<Value> {
 
 /// Input schemas that admission must refuse (`admit.schema`), or that pass
 /// the meta-schema but no validator can compile offline.
-const ODD_SCHEMAS: &[&str] = &[
+pub(super) const ODD_SCHEMAS: &[&str] = &[
     r#"{"type":"Number"}"#,
     r#"[]"#,
     r#""string""#,

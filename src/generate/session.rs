@@ -5,8 +5,10 @@ use serde_json::{Value, json};
 
 use super::decl::{Decl, Declared};
 use super::schema::fitting_args;
+use crate::declaration::{Approval, Effect, ToolDecl};
 use crate::mode::{Mode, Profile};
 use crate::naming::{mint, name_is_valid, origin_is_valid};
+use crate::provider::Provider;
 
 /// How a request names a capability.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,8 +82,9 @@ pub struct CallPlan {
 pub enum Request {
     /// `render`.
     Render,
-    /// `tool_defs`.
-    ToolDefs,
+    /// `tool_defs`, naming a provider or not (SPEC §11: absent is
+    /// `anthropic`).
+    ToolDefs(Option<Provider>),
     /// `pins`.
     Pins,
     /// `digests`.
@@ -180,6 +183,11 @@ pub struct SessionPlan {
     pub layout: Layout,
     /// A seed for order-independence checks (which permutation to try).
     pub shuffle: u64,
+    /// How each tool declaration spells its effect and approval: 0 writes
+    /// the mapped words; otherwise tool `k` takes one of the words its
+    /// class is read from (absent, the class's word, or an unknown word
+    /// that fails closed to it), picked by this seed and `k`.
+    pub spelling: u64,
 }
 
 /// One line of a plan's text, before layout.
@@ -269,7 +277,10 @@ impl SessionPlan {
         let one = |op: Value| vec![op];
         match request {
             Request::Render => one(json!({ "op": "render" })),
-            Request::ToolDefs => one(json!({ "op": "tool_defs" })),
+            Request::ToolDefs(None) => one(json!({ "op": "tool_defs" })),
+            Request::ToolDefs(Some(provider)) => {
+                one(json!({ "op": "tool_defs", "provider": provider.as_str() }))
+            }
             Request::Pins => one(json!({ "op": "pins" })),
             Request::Digests => one(json!({ "op": "digests" })),
             Request::SwitchMode(mode) => one(json!({ "op": "switch_mode", "mode": mode.as_str() })),
@@ -310,36 +321,52 @@ impl SessionPlan {
     }
 
     /// The op lines without layout: the header, declarations, dev, start,
-    /// requests, and the fault placed where it belongs.
+    /// requests, and the fault placed where it belongs. Written as JSON
+    /// text directly (keys in byte order, as `serde_json` writes a map),
+    /// not through `Value`s.
     fn lines(&self) -> Vec<Line> {
-        let line = |value: Value| Line {
-            text: serde_json::to_string(&value).unwrap_or_default(),
+        let line = |text: String| Line {
+            text,
             is_fault: false,
         };
-        let mut head = vec![line(
-            json!({ "op": "session", "format": 1, "about": self.about }),
-        )];
-        let mut before: Vec<Line> = self
-            .decls
-            .iter()
-            .flat_map(Decl::expand)
-            .map(|d| line(d.op()))
-            .collect();
+        let mut head = vec![line(format!(
+            "{{\"about\":{},\"format\":1,\"op\":\"session\"}}",
+            quoted(&self.about)
+        ))];
+        let mut tools = 0u64;
+        let mut before: Vec<Line> = Vec::new();
+        for decl in &self.decls {
+            for text in self.decl_lines(decl, &mut tools) {
+                before.push(line(text));
+            }
+        }
         if let Some(dev) = &self.dev {
-            before.push(line(json!({ "op": "dev", "text": dev })));
+            before.push(line(format!("{{\"op\":\"dev\",\"text\":{}}}", quoted(dev))));
         }
-        let mut start = json!({ "op": "start", "mode": self.mode.as_str() });
-        if let Some(profile) = self.profile {
-            start["profile"] = json!(profile.as_str());
-        }
-        let start = line(start);
+        let start = line(match self.profile {
+            None => format!("{{\"mode\":\"{}\",\"op\":\"start\"}}", self.mode.as_str()),
+            Some(profile) => format!(
+                "{{\"mode\":\"{}\",\"op\":\"start\",\"profile\":\"{}\"}}",
+                self.mode.as_str(),
+                profile.as_str()
+            ),
+        });
         let names = Names::of(&self.decls);
-        let mut after: Vec<Line> = self
-            .requests
-            .iter()
-            .flat_map(|r| self.request_op(&names, r))
-            .map(line)
-            .collect();
+        let mut after: Vec<Line> = Vec::new();
+        for request in &self.requests {
+            match request {
+                Request::Admit(decl) => {
+                    for text in self.decl_lines(decl, &mut tools) {
+                        after.push(line(text));
+                    }
+                }
+                other => {
+                    for op in self.request_op(&names, other) {
+                        after.push(line(crate::canonical::canonical(&op)));
+                    }
+                }
+            }
+        }
 
         let Some(FaultPlan { fault, at }) = self.fault else {
             head.extend(before);
@@ -407,6 +434,44 @@ impl SessionPlan {
         head
     }
 
+    /// The op lines of one declaration; `tools` counts the tool lines
+    /// written so far (each tool's spelling depends on its place).
+    fn decl_lines(&self, decl: &Decl, tools: &mut u64) -> Vec<String> {
+        let mut spell = || {
+            let pick = spelling(self.spelling, *tools);
+            *tools += 1;
+            pick
+        };
+        match decl {
+            Decl::Tool { decl, admitted } => vec![ToolLine::of(decl).write(*admitted, spell())],
+            Decl::Shelf(skill) => vec![crate::canonical::canonical(
+                &Declared::Shelf(skill.clone()).op(),
+            )],
+            Decl::Carried(skill) => vec![crate::canonical::canonical(
+                &Declared::Carried(skill.clone()).op(),
+            )],
+            Decl::Bulk {
+                origin,
+                stem,
+                count,
+                description,
+                schema,
+            } => (0..*count)
+                .map(|i| {
+                    let decl = ToolLine {
+                        origin,
+                        name: &format!("{stem}{i}"),
+                        description,
+                        schema,
+                        effect: Effect::Read,
+                        approval: Approval::Never,
+                    };
+                    decl.write(None, spell())
+                })
+                .collect(),
+        }
+    }
+
     /// The session as JSONL text, laid out, and the 1-based line of its
     /// fault (if it has one).
     pub fn render(&self) -> (String, Option<usize>) {
@@ -462,6 +527,92 @@ impl SessionPlan {
         self.decls.iter().flat_map(Decl::expand).collect()
     }
 
+    /// Smaller or plainer plans to try when this one fails a check, the
+    /// biggest cuts first: no requests or no declarations, either half of
+    /// them, each one left out; a bulk declaration with half its tools;
+    /// the dev line, the child profile, the fault, the layout's quirks, the
+    /// spellings and the shuffle back to their plainest; each text cut to
+    /// three quarters; given args emptied. The fuzz driver keeps the first
+    /// candidate that still fails the same check and asks again (a greedy
+    /// descent, only ever run on a failure).
+    pub fn shrunk(&self) -> Vec<SessionPlan> {
+        let mut out = Vec::new();
+        let with = |change: &dyn Fn(&mut SessionPlan)| {
+            let mut plan = self.clone();
+            change(&mut plan);
+            plan
+        };
+        for (from, to) in cuts(self.requests.len()) {
+            out.push(with(&|p| {
+                p.requests.drain(from..to);
+            }));
+        }
+        for (from, to) in cuts(self.decls.len()) {
+            out.push(with(&|p| {
+                p.decls.drain(from..to);
+            }));
+        }
+        for (k, decl) in self.decls.iter().enumerate() {
+            if let Decl::Bulk { count, .. } = decl
+                && *count > 1
+            {
+                out.push(with(&|p| {
+                    if let Some(Decl::Bulk { count, .. }) = p.decls.get_mut(k) {
+                        *count /= 2;
+                    }
+                }));
+            }
+        }
+        if self.dev.is_some() {
+            out.push(with(&|p| p.dev = None));
+        }
+        if self.profile.is_some() {
+            out.push(with(&|p| p.profile = None));
+        }
+        if self.fault.is_some() {
+            out.push(with(&|p| p.fault = None));
+        }
+        let plain = Layout {
+            crlf: false,
+            blank_after: None,
+            final_newline: true,
+        };
+        if self.layout != plain {
+            out.push(with(&|p| p.layout = plain));
+        }
+        if self.spelling != 0 {
+            out.push(with(&|p| p.spelling = 0));
+        }
+        if self.shuffle != 0 {
+            out.push(with(&|p| p.shuffle = 0));
+        }
+        for k in 0..self.decls.len() {
+            let cut = with(&|p| {
+                if let Some(text) = p.decls.get_mut(k).and_then(Decl::text_mut) {
+                    *text = three_quarters(text);
+                }
+            });
+            if cut != *self {
+                out.push(cut);
+            }
+        }
+        for k in 0..self.requests.len() {
+            if let Request::Call(CallPlan {
+                args: ArgsPlan::Given(args),
+                ..
+            }) = &self.requests[k]
+                && *args != json!({})
+            {
+                out.push(with(&|p| {
+                    if let Some(Request::Call(call)) = p.requests.get_mut(k) {
+                        call.args = ArgsPlan::Given(json!({}));
+                    }
+                }));
+            }
+        }
+        out
+    }
+
     /// The same plan without its `admitted: false` declarations (SPEC §13
     /// I4), before and after `start`.
     pub fn without_unadmitted(&self) -> SessionPlan {
@@ -490,4 +641,106 @@ impl SessionPlan {
             ..self.clone()
         }
     }
+}
+
+/// Which spelling tool `k` of a plan whose spelling seed is `seed` takes:
+/// 0, the mapped words, when the seed is 0.
+fn spelling(seed: u64, k: u64) -> u64 {
+    if seed == 0 {
+        return 0;
+    }
+    // SplitMix64's finalizer over the seed and the place.
+    let mut z = seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `s` as a JSON string literal.
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    crate::canonical::write_string(&mut out, s);
+    out
+}
+
+/// What a `tool` op line is written from.
+pub(super) struct ToolLine<'a> {
+    pub(super) origin: &'a str,
+    pub(super) name: &'a str,
+    pub(super) description: &'a str,
+    pub(super) schema: &'a Value,
+    pub(super) effect: Effect,
+    pub(super) approval: Approval,
+}
+
+impl<'a> ToolLine<'a> {
+    pub(super) fn of(decl: &'a ToolDecl) -> ToolLine<'a> {
+        ToolLine {
+            origin: &decl.origin,
+            name: &decl.name,
+            description: &decl.description,
+            schema: &decl.input_schema,
+            effect: decl.effect,
+            approval: decl.approval,
+        }
+    }
+
+    /// The op line: keys in byte order, the effect and approval spelled as
+    /// `pick` says (see [`SessionPlan::spelling`]).
+    pub(super) fn write(&self, admitted: Option<bool>, pick: u64) -> String {
+        use crate::canonical::{write_string, write_value};
+        let effect = super::decl::effect_spelling(self.effect, pick);
+        let approval = super::decl::approval_spelling(self.approval, pick >> 32);
+        let mut out = String::with_capacity(128);
+        out.push('{');
+        if let Some(admitted) = admitted {
+            out.push_str(if admitted {
+                "\"admitted\":true,"
+            } else {
+                "\"admitted\":false,"
+            });
+        }
+        if let Some(word) = approval {
+            out.push_str("\"approval\":");
+            write_string(&mut out, word);
+            out.push(',');
+        }
+        out.push_str("\"description\":");
+        write_string(&mut out, self.description);
+        if let Some(word) = effect {
+            out.push_str(",\"effect\":");
+            write_string(&mut out, word);
+        }
+        out.push_str(",\"input_schema\":");
+        write_value(&mut out, self.schema);
+        out.push_str(",\"name\":");
+        write_string(&mut out, self.name);
+        out.push_str(",\"op\":\"tool\",\"origin\":");
+        write_string(&mut out, self.origin);
+        out.push('}');
+        out
+    }
+}
+
+/// The ranges to leave out of a list of `len` items, biggest first: all of
+/// it, either half, each item.
+fn cuts(len: usize) -> Vec<(usize, usize)> {
+    let mut cuts = Vec::new();
+    if len > 0 {
+        cuts.push((0, len));
+    }
+    if len > 2 {
+        cuts.push((0, len / 2));
+        cuts.push((len / 2, len));
+    }
+    if len > 1 {
+        cuts.extend((0..len).map(|k| (k, k + 1)));
+    }
+    cuts
+}
+
+/// The first three quarters of `text`'s chars (nothing of one char).
+fn three_quarters(text: &str) -> String {
+    let chars = text.chars().count();
+    text.chars().take(chars * 3 / 4).collect()
 }

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 /// Pieces adversarial text is glued from.
-const PIECES: &[&str] = &[
+pub(super) const PIECES: &[&str] = &[
     "a", "read", "file", "issue", "search", " ", ". ", ".", "Search", "é", "中", "🦀", "e\u{301}",
     "\u{0}", "\t", "\n", "\r", "\u{7f}", "\u{a0}", "\u{2028}", "-", "_", "\"", "\\", "…", "0",
 ];
@@ -17,10 +17,10 @@ pub(super) const WORDS: &[&str] = &[
 ];
 
 /// Text that trims to nothing (Unicode `White_Space`, as `str::trim` sees it).
-const BLANK: &[&str] = &["", " ", "\t\n", "\u{a0}\u{2028}", "\r\n", "\u{3000}"];
+pub(super) const BLANK: &[&str] = &["", " ", "\t\n", "\u{a0}\u{2028}", "\r\n", "\u{3000}"];
 
 /// Raw-name stems; the variants differ only in case or `-`/`_`.
-const STEMS: &[&str] = &[
+pub(super) const STEMS: &[&str] = &[
     "search",
     "search_a",
     "read",
@@ -32,12 +32,12 @@ const STEMS: &[&str] = &[
 
 /// Names the catalog treats specially: the resident core and the doors;
 /// `edit` and `exec` twice, as the only ones the mode gate refuses.
-const SPECIAL_NAMES: &[&str] = &[
+pub(super) const SPECIAL_NAMES: &[&str] = &[
     "read", "search", "status", "edit", "exec", "edit", "exec", "describe", "call",
 ];
 
 /// Names that never match `^[A-Za-z0-9_-]{1,64}$`.
-const INVALID_NAMES: &[&str] = &["", "a.b", "é", "a b", "a\u{0}", "tool/x", "名前"];
+pub(super) const INVALID_NAMES: &[&str] = &["", "a.b", "é", "a b", "a\u{0}", "tool/x", "名前"];
 
 /// Adversarial text: glued pieces, sentences, blank text, text at the hint
 /// boundaries, and text hundreds of bytes long.
@@ -52,12 +52,25 @@ pub fn text() -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// How a generated sentence ends.
+pub(super) const SENTENCE_ENDS: &[&str] = &["", ".", ". More to say.", ".\nSecond line."];
+
+/// What may straddle byte 77 of a boundary text, and what may follow it.
+pub(super) const BOUNDARY_MIDS: &[&str] = &["", "é", "中", "🦀", "e\u{301}", " ", "\u{0}"];
+pub(super) const BOUNDARY_TAILS: &[&str] =
+    &["", "x", " tail words", ". Next sentence.", "\nline two"];
+
+/// Origins: valid server ids, and ones the pattern refuses.
+pub(super) const ORIGINS: &[&str] = &["github", "alpha", "beta", "a-b", "x9", "a"];
+pub(super) const INVALID_ORIGINS: &[&str] = &["a_b", "UP", "", "-a", "a-", "é", "a b"];
+
+/// Raw-name lengths around the 64-byte minted limit, and their fill.
+pub(super) const LONG_NAME_LENGTHS: &[usize] = &[1, 55, 56, 57, 63, 64, 65];
+pub(super) const LONG_NAME_FILL: &[&str] = &["n", "N", "_", "-"];
+
 /// Words joined by spaces, sometimes followed by a second sentence.
 pub(super) fn sentence() -> impl Strategy<Value = String> {
-    (
-        vec(select(WORDS), 1..8),
-        select(&["", ".", ". More to say.", ".\nSecond line."][..]),
-    )
+    (vec(select(WORDS), 1..8), select(SENTENCE_ENDS))
         .prop_map(|(words, end)| format!("{}{end}", words.join(" ")))
 }
 
@@ -65,11 +78,7 @@ pub(super) fn sentence() -> impl Strategy<Value = String> {
 /// multibyte or combining character that straddles byte 77, so the hint is
 /// kept whole (≤ 80) or cut on a char boundary (SPEC §4).
 pub fn boundary_text() -> BoxedStrategy<String> {
-    (
-        74usize..=82,
-        select(&["", "é", "中", "🦀", "e\u{301}", " ", "\u{0}"][..]),
-        select(&["", "x", " tail words", ". Next sentence.", "\nline two"][..]),
-    )
+    (74usize..=82, select(BOUNDARY_MIDS), select(BOUNDARY_TAILS))
         .prop_map(|(n, mid, tail)| format!("{}{mid}{tail}", "a".repeat(n)))
         .boxed()
 }
@@ -106,7 +115,7 @@ pub fn raw_name() -> BoxedStrategy<String> {
             .prop_map(|(stem, case, dash)| variant(stem, case, dash)),
         3 => select(SPECIAL_NAMES).prop_map(str::to_string),
         // `github__` is 8 bytes: 56/57 mint to 64/65 bytes.
-        1 => (select(&[1usize, 55, 56, 57, 63, 64, 65][..]), select(&["n", "N", "_", "-"][..]))
+        1 => (select(LONG_NAME_LENGTHS), select(LONG_NAME_FILL))
             .prop_map(|(n, c)| c.repeat(n)),
         1 => select(INVALID_NAMES).prop_map(str::to_string),
         1 => text(),
@@ -119,8 +128,8 @@ pub fn raw_name() -> BoxedStrategy<String> {
 pub fn origin() -> BoxedStrategy<String> {
     prop_oneof![
         6 => Just("host".to_string()),
-        4 => select(&["github", "alpha", "beta", "a-b", "x9", "a"][..]).prop_map(str::to_string),
-        1 => select(&["a_b", "UP", "", "-a", "a-", "é", "a b"][..]).prop_map(str::to_string),
+        4 => select(ORIGINS).prop_map(str::to_string),
+        1 => select(INVALID_ORIGINS).prop_map(str::to_string),
         1 => select(&[32usize, 33][..]).prop_map(|n| "o".repeat(n)),
     ]
     .boxed()
