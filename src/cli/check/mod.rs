@@ -106,12 +106,7 @@ struct Config {
 
 impl Config {
     fn resolve(args: &CheckArgs) -> Result<Config> {
-        let partition = args
-            .partition
-            .as_deref()
-            .map(Partition::parse)
-            .transpose()
-            .map_err(anyhow::Error::msg)?;
+        let partition = partition(args)?;
         let asked = args.bless
             || std::env::var_os("DISCLOSE_BLESS").is_some_and(|v| !v.is_empty() && v != "0");
         let goldens = if asked && term::in_ci() {
@@ -147,15 +142,19 @@ impl Config {
     }
 }
 
+/// `--partition`, parsed.
+fn partition(args: &CheckArgs) -> Result<Option<Partition>> {
+    args.partition
+        .as_deref()
+        .map(Partition::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)
+}
+
 /// Runs `disclose check`.
 pub fn run(args: &CheckArgs) -> Result<Exit> {
     if !args.impls.is_empty() {
-        let partition = args
-            .partition
-            .as_deref()
-            .map(Partition::parse)
-            .transpose()
-            .map_err(anyhow::Error::msg)?;
+        let partition = partition(args)?;
         return conformance::run(&conformance::Request {
             dir: &args.dir,
             golden: &args.golden,
