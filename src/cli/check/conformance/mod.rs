@@ -182,7 +182,7 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
         let (senders, receivers): (Vec<_>, Vec<_>) =
             argvs.iter().map(|_| mpsc::sync_channel(LOOKAHEAD)).unzip();
         let (mine, settings, progress) = (&mine, &settings, &progress);
-        scope.spawn(move || prepare_all(mine, request.golden, settings, &senders));
+        let preparer = scope.spawn(move || prepare_all(mine, request.golden, settings, &senders));
         let handles: Vec<_> = argvs
             .iter()
             .zip(request.commands)
@@ -202,11 +202,15 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
                 })
             })
             .collect();
-        handles
+        let runs = handles
             .into_iter()
             .zip(request.commands)
             .map(|(handle, command)| handle.join().unwrap_or_else(|_| Run::broken(command)))
-            .collect()
+            .collect();
+        // Joined here so that a panic in it does not end the harness: each
+        // run already reported the cases it never got, as I/O errors.
+        let _ = preparer.join();
+        runs
     });
     progress.finish();
 
