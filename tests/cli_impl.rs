@@ -58,6 +58,8 @@ fn main() {
         a_matrix_of_two_and_its_reports,
         diff_report_names_changed_cells,
         usage_and_io_errors_exit_2,
+        one_run_in_flight_each_answer_judged_against_its_own_case,
+        a_hang_mid_corpus_errs_that_case_and_the_report_keeps_corpus_order,
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit();
 }
@@ -861,4 +863,106 @@ fn usage_and_io_errors_exit_2() {
         "{}",
         run.stderr()
     );
+}
+
+/// The harness prepares and judges while the implementation works, yet
+/// never sends a run before it has read the answer to the last one: the
+/// `strict` adapter holds every answer and crashes if another message
+/// comes meanwhile. A slow implementation's wrong answer fails its own case,
+/// with its own golden's diff, and no other.
+fn one_run_in_flight_each_answer_judged_against_its_own_case() {
+    let project = Project::new();
+    let run = project.check(&["--impl", &adapter("strict", "suite/delta")]);
+    let out = run.stdout();
+    assert_eq!(run.code(), Some(1), "{out}{}", run.stderr());
+    assert!(!out.contains("came before the answer"), "{out}");
+    assert!(
+        out.contains(concat!(
+            "\nFAIL suite/delta on adapter (corpora/suite/delta.jsonl)\n",
+            "  line 3 (switch_mode): the transcript differs from \"golden/suite/delta.txt\"\n",
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("    +wrong␉policy: mode is now work\n"),
+        "{out}"
+    );
+    for case in ["suite/alpha", "suite/beta", "suite/epsilon"] {
+        assert_eq!(run.row(case), ["pass"], "{out}");
+    }
+    assert_eq!(run.row("suite/delta"), ["FAIL"], "{out}");
+    assert_eq!(project.sent(), ALL);
+    assert_eq!(run.last_line(), "3 passed, 1 failed");
+}
+
+/// A hang on a case in the middle, with a corpus error before it: the
+/// answer before the hang is judged, the hang errs its own case at the
+/// timeout, the next case runs on a restarted process, and every report
+/// lists the cases in corpus order.
+fn a_hang_mid_corpus_errs_that_case_and_the_report_keeps_corpus_order() {
+    let project = Project::new();
+    project.write(
+        "corpora/suite/broken.jsonl",
+        "{\"op\":\"session\",\"format\":1,\"about\":\"x\"}\n{\"op\":\"render\"}\n",
+    );
+    let run = project.check(&[
+        "--impl",
+        &adapter("hang", "suite/delta"),
+        "--timeout",
+        "1.5",
+        "--json",
+        "r.json",
+        "--junit",
+        "r.xml",
+    ]);
+    let out = run.stdout();
+    assert_eq!(run.code(), Some(1), "{out}");
+    assert!(
+        out.contains("\nERRORED suite/delta on adapter (corpora/suite/delta.jsonl)\n  no answer within 1.5 s\n"),
+        "{out}"
+    );
+    assert_eq!(
+        project.sent(),
+        ["suite/alpha", "suite/beta", "suite/delta", "suite/epsilon"]
+    );
+    assert_eq!(run.last_line(), "3 passed, 0 failed, 2 errored");
+    let report: Value =
+        serde_json::from_str(&fs::read_to_string(project.path("r.json")).unwrap()).unwrap();
+    assert_eq!(report["implementations"][0]["restarts"], 1);
+    let cells: Vec<(&str, &str)> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["case"].as_str().unwrap(),
+                c["results"]["adapter"]["outcome"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("suite/alpha", "pass"),
+            ("suite/beta", "pass"),
+            ("suite/broken", "corpus_error"),
+            ("suite/delta", "errored"),
+            ("suite/epsilon", "pass"),
+        ]
+    );
+    let xml = fs::read_to_string(project.path("r.xml")).unwrap();
+    let order: Vec<usize> = [
+        "suite/alpha",
+        "suite/beta",
+        "suite/broken",
+        "suite/delta",
+        "suite/epsilon",
+    ]
+    .iter()
+    .map(|case| {
+        xml.find(&format!("name=\"{case}\""))
+            .unwrap_or_else(|| panic!("{case} in {xml}"))
+    })
+    .collect();
+    assert!(order.is_sorted(), "{xml}");
 }

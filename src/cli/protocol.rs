@@ -8,8 +8,10 @@
 //! read and write messages only through this module, so the two cannot
 //! drift apart. It does no I/O.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 /// The protocol version the harness speaks (`hello`'s `protocol`).
@@ -235,13 +237,53 @@ impl Answer {
     }
 
     /// The answer for `case` as one message line.
+    ///
+    /// Written straight out, not built as a `Value` first (a copy of every
+    /// output): the bytes are those of `json!({"case": …, <key>: …})`,
+    /// keys in that order, each string escaped by serde_json.
     pub fn to_line(&self, case: &str) -> String {
+        let mut out = String::with_capacity(
+            24 + case.len()
+                + match self {
+                    Answer::Outputs(outputs) => outputs.iter().map(|o| o.len() + 3).sum(),
+                    Answer::Skipped(why) | Answer::Errored(why) => why.len(),
+                },
+        );
+        out.push_str(r#"{"case":"#);
+        push_string(&mut out, case);
         match self {
-            Answer::Outputs(outputs) => json!({"case": case, "outputs": outputs}),
-            Answer::Skipped(why) => json!({"case": case, "skipped": why}),
-            Answer::Errored(why) => json!({"case": case, "errored": why}),
+            Answer::Outputs(outputs) => {
+                out.push_str(r#","outputs":["#);
+                for (i, output) in outputs.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    push_string(&mut out, output);
+                }
+                out.push(']');
+            }
+            Answer::Skipped(why) => {
+                out.push_str(r#","skipped":"#);
+                push_string(&mut out, why);
+            }
+            Answer::Errored(why) => {
+                out.push_str(r#","errored":"#);
+                push_string(&mut out, why);
+            }
         }
-        .to_string()
+        out.push('}');
+        out
+    }
+}
+
+/// Appends `text` as a JSON string, escaped exactly as serde_json escapes
+/// it everywhere else in the protocol.
+fn push_string(out: &mut String, text: &str) {
+    // A `str` always serializes; the `Display` of a `Value` is the same
+    // escaping, kept as the fallback should that ever change.
+    match serde_json::to_string(text) {
+        Ok(quoted) => out.push_str(&quoted),
+        Err(_) => out.push_str(&Value::from(text).to_string()),
     }
 }
 
@@ -318,48 +360,72 @@ pub fn answer(message: &Value) -> Result<(String, Answer), String> {
 }
 
 /// A message from the harness, as an implementation reads it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Request {
+#[derive(Clone, Debug)]
+pub enum Request<'a> {
     /// `hello`, with the protocol version.
     Hello(u64),
     /// `run`: a case and its ops.
     Run {
         /// The case id.
         case: String,
-        /// The op objects.
-        ops: Vec<Value>,
+        /// The op objects, each as the text it was sent as (parsed by the
+        /// session parser, and only there).
+        ops: Vec<&'a RawValue>,
     },
     /// `bye`.
     Bye,
 }
 
-/// Reads a harness message.
-pub fn request(message: Value) -> Result<Request, String> {
-    let Value::Object(mut map) = message else {
-        return Err("a message must be a JSON object".into());
+/// Why a harness line is not a request.
+#[derive(Debug)]
+pub enum BadRequest {
+    /// The line is not JSON.
+    NotJson(serde_json::Error),
+    /// It is JSON, but not a message of the protocol; why.
+    Wrong(String),
+}
+
+/// Reads a harness message from its line.
+///
+/// The top-level keys are read in one pass, each value kept as the text it
+/// was sent as: a run's ops reach the session parser as the bytes the
+/// harness wrote, parsed once there, instead of being built into `Value`s,
+/// written out again and parsed a second time. Duplicate keys behave as
+/// with a `Value`: the last one counts.
+pub fn request(line: &[u8]) -> Result<Request<'_>, BadRequest> {
+    let map: BTreeMap<String, &RawValue> = match serde_json::from_slice(line) {
+        Ok(map) => map,
+        // Either not JSON at all, or JSON that is not an object.
+        Err(error) => {
+            return Err(match serde_json::from_slice::<&RawValue>(line) {
+                Ok(_) => BadRequest::Wrong("a message must be a JSON object".into()),
+                Err(_) => BadRequest::NotJson(error),
+            });
+        }
     };
-    let cmd = match map.get("cmd") {
-        Some(Value::String(cmd)) => cmd.clone(),
-        _ => return Err("a message needs \"cmd\", a string".into()),
-    };
+    let field = |key: &str| map.get(key).copied();
+    let wrong = |why: &str| BadRequest::Wrong(why.to_string());
+    let cmd = field("cmd")
+        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+        .ok_or_else(|| wrong("a message needs \"cmd\", a string"))?;
     match cmd.as_str() {
-        "hello" => map
-            .get("protocol")
-            .and_then(Value::as_u64)
+        "hello" => field("protocol")
+            .and_then(|raw| serde_json::from_str::<u64>(raw.get()).ok())
             .map(Request::Hello)
-            .ok_or_else(|| "hello needs \"protocol\", a number".into()),
+            .ok_or_else(|| wrong("hello needs \"protocol\", a number")),
         "run" => {
-            let case = match map.remove("case") {
-                Some(Value::String(case)) => case,
-                _ => return Err("run needs \"case\", a string".into()),
-            };
-            match map.remove("ops") {
-                Some(Value::Array(ops)) => Ok(Request::Run { case, ops }),
-                _ => Err("run needs \"ops\", a list".into()),
-            }
+            let case = field("case")
+                .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+                .ok_or_else(|| wrong("run needs \"case\", a string"))?;
+            // Every element of a list is some JSON value, so this fails
+            // only when `ops` is not a list.
+            let ops = field("ops")
+                .and_then(|raw| serde_json::from_str::<Vec<&RawValue>>(raw.get()).ok())
+                .ok_or_else(|| wrong("run needs \"ops\", a list"))?;
+            Ok(Request::Run { case, ops })
         }
         "bye" => Ok(Request::Bye),
-        other => Err(format!("unknown cmd \"{other}\"")),
+        other => Err(BadRequest::Wrong(format!("unknown cmd \"{other}\""))),
     }
 }
 
@@ -394,12 +460,14 @@ mod tests {
             r#"{"cmd":"run","case":"suite/a b","ops":[{"op":"start","mode":"chat"},{"op":"render"}]}"#
         );
         assert_eq!(Kind::Run.validate(&parsed(&run)), Ok(()));
+        let Ok(Request::Run { case, ops }) = request(run.as_bytes()) else {
+            panic!("a run is read as a run");
+        };
+        assert_eq!(case, "suite/a b");
+        let ops: Vec<&str> = ops.iter().map(|op| op.get()).collect();
         assert_eq!(
-            request(parsed(&run)),
-            Ok(Request::Run {
-                case: "suite/a b".into(),
-                ops: vec![json!({"op":"start","mode":"chat"}), json!({"op":"render"})]
-            })
+            ops,
+            [r#"{"op":"start","mode":"chat"}"#, r#"{"op":"render"}"#]
         );
     }
 
@@ -453,6 +521,65 @@ mod tests {
             assert_eq!(answer_kind(&line), Some(answer.kind()));
             assert_eq!(super::answer(&line), Ok(("s/c".to_string(), answer)));
         }
+    }
+
+    #[test]
+    fn an_answer_line_is_exactly_the_compact_json_of_its_object() {
+        // Quotes, backslashes, control bytes, U+2028 and non-ASCII: the
+        // hand-written line must be the bytes serde_json writes for the
+        // same object, keys sorted ("case" first).
+        let tricky = "q\"b\\n\n\r\t\u{0}\u{1f}\u{7f} \u{2028} é 🦀";
+        let case = "s/\"c\"\u{2028}";
+        assert_eq!(
+            Answer::Outputs(vec![tricky.into(), String::new(), "x\n".into()]).to_line(case),
+            json!({"case": case, "outputs": [tricky, "", "x\n"]}).to_string()
+        );
+        assert_eq!(
+            Answer::Outputs(Vec::new()).to_line(case),
+            json!({"case": case, "outputs": []}).to_string()
+        );
+        assert_eq!(
+            Answer::Skipped(tricky.into()).to_line(case),
+            json!({"case": case, "skipped": tricky}).to_string()
+        );
+        assert_eq!(
+            Answer::Errored(tricky.into()).to_line(case),
+            json!({"case": case, "errored": tricky}).to_string()
+        );
+    }
+
+    #[test]
+    fn a_request_that_is_not_json_is_told_from_one_that_is_wrong() {
+        assert!(matches!(request(b"{\"cmd\":"), Err(BadRequest::NotJson(_))));
+        assert!(matches!(request(b"{} x"), Err(BadRequest::NotJson(_))));
+        let wrong = |line: &str| match request(line.as_bytes()) {
+            Err(BadRequest::Wrong(why)) => why,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(wrong("[1]"), "a message must be a JSON object");
+        assert_eq!(wrong("{\"cmd\":1}"), "a message needs \"cmd\", a string");
+        assert_eq!(wrong("{\"cmd\":\"nap\"}"), "unknown cmd \"nap\"");
+        assert_eq!(
+            wrong("{\"cmd\":\"hello\",\"protocol\":-1}"),
+            "hello needs \"protocol\", a number"
+        );
+        assert_eq!(
+            wrong("{\"cmd\":\"run\",\"case\":\"c\",\"ops\":{}}"),
+            "run needs \"ops\", a list"
+        );
+        assert_eq!(
+            wrong("{\"cmd\":\"run\",\"ops\":[]}"),
+            "run needs \"case\", a string"
+        );
+        // A repeated key counts once, the last time, as with a `Value`.
+        assert!(matches!(
+            request(b"{\"cmd\":\"nap\",\"cmd\":\"hello\",\"protocol\":1}"),
+            Ok(Request::Hello(1))
+        ));
+        assert!(matches!(
+            request(b" {\"cmd\":\"bye\"} \r"),
+            Ok(Request::Bye)
+        ));
     }
 
     #[test]

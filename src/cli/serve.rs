@@ -3,20 +3,23 @@
 //! that `disclose check --impl "disclose serve"` runs the corpus through.
 //!
 //! Each `run` is turned back into session text — a header line, then each
-//! op object on its own line — and handed to the same parser and replay as
-//! `disclose replay`, so serve can only differ from the in-process check in
-//! how it is framed, never in what it answers. It writes nothing to stderr
-//! unless the harness breaks the protocol, which ends it with exit 2.
+//! op object on its own line, as the very text the harness sent — and
+//! handed to the same parser and replay as `disclose replay`, so serve can
+//! only differ from the in-process check in how it is framed, never in what
+//! it answers. The ops are parsed once, by the session parser: the message
+//! is read with each op kept as raw text (`protocol::request`). It writes
+//! nothing to stderr unless the harness breaks the protocol, which ends it
+//! with exit 2.
 
 use std::io::{BufRead as _, Write as _};
 
 use anyhow::{Context, Result, bail};
 use disclose::replay::replay;
 use disclose::session;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::Exit;
-use super::protocol::{self, Answer, HelloReply, Implementation, Request};
+use super::protocol::{self, Answer, BadRequest, HelloReply, Implementation, Request};
 
 /// Runs `disclose serve` until `bye` or the end of stdin.
 pub fn run() -> Result<Exit> {
@@ -35,9 +38,7 @@ pub fn run() -> Result<Exit> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let message: Value = serde_json::from_slice(&line)
-            .with_context(|| format!("stdin line {number} is not a JSON message"))?;
-        let reply = match protocol::request(message) {
+        let reply = match protocol::request(&line) {
             Ok(Request::Hello(version)) if version == protocol::PROTOCOL => hello_reply(),
             Ok(Request::Hello(version)) => bail!(
                 "stdin line {number}: the harness speaks protocol {version}; this serves protocol {}",
@@ -45,7 +46,11 @@ pub fn run() -> Result<Exit> {
             ),
             Ok(Request::Run { case, ops }) => answer(&ops).to_line(&case),
             Ok(Request::Bye) => return Ok(Exit::Pass),
-            Err(why) => bail!("stdin line {number}: {why}"),
+            Err(BadRequest::NotJson(error)) => {
+                return Err(anyhow::Error::new(error)
+                    .context(format!("stdin line {number} is not a JSON message")));
+            }
+            Err(BadRequest::Wrong(why)) => bail!("stdin line {number}: {why}"),
         };
         // One message per line, flushed: the harness waits for each.
         stdout
@@ -72,12 +77,17 @@ fn hello_reply() -> String {
 
 /// The outputs of one case's ops, replayed from an empty catalog; ops that
 /// do not make a well-formed session are `errored`, naming the op.
-fn answer(ops: &[Value]) -> Answer {
-    let mut text = String::from(r#"{"op":"session","format":1,"about":"a conformance run"}"#);
+fn answer(ops: &[&RawValue]) -> Answer {
+    const HEADER: &str = r#"{"op":"session","format":1,"about":"a conformance run"}"#;
+    let mut text = String::with_capacity(
+        HEADER.len() + 1 + ops.iter().map(|op| op.get().len() + 1).sum::<usize>(),
+    );
+    text.push_str(HEADER);
     text.push('\n');
     for op in ops {
-        // Compact JSON never holds a raw newline, so each op is one line.
-        text.push_str(&op.to_string());
+        // The message was one line, so no op holds a raw newline: each op
+        // is one session line.
+        text.push_str(op.get());
         text.push('\n');
     }
     match session::parse(text.as_bytes()) {
@@ -100,16 +110,20 @@ fn answer(ops: &[Value]) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    /// The answer to a run of `ops` (the text of the message's list).
+    fn answer_to(ops: &str) -> Answer {
+        let line = format!(r#"{{"cmd":"run","case":"s/c","ops":{ops}}}"#);
+        let Ok(Request::Run { ops, .. }) = protocol::request(line.as_bytes()) else {
+            panic!("{line} is a run");
+        };
+        answer(&ops)
+    }
 
     #[test]
     fn ops_are_replayed_as_a_session() {
-        let ops = [
-            json!({"op":"start","mode":"chat"}),
-            json!({"op":"describe","name":"  "}),
-        ];
         assert_eq!(
-            answer(&ops),
+            answer_to(r#"[{"op":"start","mode":"chat"}, {"op":"describe","name":"  "}]"#),
             Answer::Outputs(vec![
                 "run started in chat mode at generation 0\n".into(),
                 "refused E_INVALID_ARGS describe.query: the query is empty\n".into(),
@@ -118,10 +132,24 @@ mod tests {
     }
 
     #[test]
+    fn ops_keep_their_text_whitespace_and_all() {
+        // `\r` and tabs between tokens are JSON whitespace; the op stays one
+        // session line and parses as sent.
+        assert_eq!(
+            answer_to("[ {\"op\":\r\"start\",\t\"mode\" : \"work\"} ]"),
+            Answer::Outputs(vec!["run started in work mode at generation 0\n".into()])
+        );
+    }
+
+    #[test]
     fn a_malformed_op_is_errored_and_named() {
-        let ops = [json!({"op":"render"})];
-        let Answer::Errored(why) = answer(&ops) else {
-            panic!("a query before start is malformed");
+        let Answer::Errored(why) = answer_to(r#"[{"op":"start","mode":"chat"},{"op":"nap"}]"#)
+        else {
+            panic!("an unknown op is malformed");
+        };
+        assert!(why.starts_with("ops[1] is not a well-formed op: "), "{why}");
+        let Answer::Errored(why) = answer_to("[7]") else {
+            panic!("a number is not an op");
         };
         assert!(why.starts_with("ops[0] is not a well-formed op: "), "{why}");
     }

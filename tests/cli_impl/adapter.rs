@@ -6,10 +6,12 @@
 //!
 //! `ADAPTER BEHAVIOUR [CASE]`: the behaviour applies to CASE only (to every
 //! case for `skip-all`, to the hello for `contract1`; `crash-for-good`
-//! crashes on CASE and then refuses every restart). Every message read is
-//! checked against its schema in `docs/protocol/`, and so is every message
-//! written: a harness message that breaks its schema makes the adapter
-//! exit 3, so a test sees it as a crash.
+//! crashes on CASE and then refuses every restart; `strict` answers CASE
+//! wrongly and every case only after [`STRICT_WAIT`], and exits 3 if the
+//! harness sent anything more meanwhile: one run in flight). Every message
+//! read is checked against its schema in `docs/protocol/`, and so is every
+//! message written: a harness message that breaks its schema makes the
+//! adapter exit 3, so a test sees it as a crash.
 
 use std::io::{BufRead as _, Write as _};
 use std::path::PathBuf;
@@ -22,6 +24,9 @@ use serde_json::{Value, json};
 pub const ENV: &str = "DISCLOSE_TEST_ADAPTER";
 /// When set, each case id received is appended to this file, one per line.
 pub const LOG: &str = "DISCLOSE_TEST_ADAPTER_LOG";
+
+/// How long `strict` holds each answer, watching stdin.
+const STRICT_WAIT: std::time::Duration = std::time::Duration::from_millis(40);
 
 /// A compiled schema of `docs/protocol/`.
 pub fn schema(file: &str) -> jsonschema::Validator {
@@ -51,9 +56,18 @@ fn say(message: &Value, file: &str) {
 pub fn main(args: &[String]) -> ! {
     let behaviour = args.get(1).map_or("honest", String::as_str);
     let target = args.get(2).map(String::as_str);
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    // Lines arrive through a thread of their own, so `strict` can see
+    // whether another is already waiting while it holds an answer.
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if lines_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    for line in lines.iter() {
         let message: Value = match serde_json::from_str(&line) {
             Ok(message) => message,
             Err(e) => {
@@ -86,6 +100,13 @@ pub fn main(args: &[String]) -> ! {
                     let _ = writeln!(file, "{case}");
                 }
                 let ops = message["ops"].as_array().cloned().unwrap_or_default();
+                if behaviour == "strict" {
+                    std::thread::sleep(STRICT_WAIT);
+                    if let Ok(next) = lines.try_recv() {
+                        eprintln!("adapter: {next} came before the answer to {case} was written");
+                        std::process::exit(3);
+                    }
+                }
                 answer(behaviour, target == Some(case.as_str()), &case, &ops);
             }
             Some("bye") => {
@@ -126,7 +147,7 @@ fn answer(behaviour: &str, targeted: bool, case: &str, ops: &[Value]) {
         return;
     }
     match behaviour {
-        "wrong" => {
+        "wrong" | "strict" => {
             if let Some(last) = outputs.last_mut() {
                 last.insert_str(0, "wrong\t");
             }

@@ -6,7 +6,15 @@
 //! thread of its own, so several implementations run side by side. For
 //! each session that parses, the harness sends its op objects, frames the
 //! `outputs` it gets back into a SPEC §12 transcript with the op lines from
-//! the file, and compares that with the golden exactly as `check` does. A
+//! the file, and compares that with the golden exactly as `check` does.
+//!
+//! The harness works while the implementation does: one more thread reads
+//! and parses every session and its golden ahead, once for all the
+//! implementations, and each implementation's thread sends case k+1 as
+//! soon as answer k has been read and found to be an answer, and judges
+//! answer k against its golden only then. One run is in flight per
+//! process, as `docs/protocol.md` says; outcomes land in corpus order
+//! whatever the overlap (docs/decisions.md, "check --impl overlaps"). A
 //! crash, a hang, a line that is not JSON or not one of the three answers,
 //! or an answer for another case errs that case: the process is killed and
 //! restarted, and the run goes on. Malformed sessions and missing goldens
@@ -19,7 +27,9 @@ mod process;
 mod report;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use disclose::replay::{Outcome as StepOutcome, Step};
@@ -32,11 +42,16 @@ use crate::cli::protocol::{self, Answer, HelloReply, Kind};
 use crate::cli::term::{Paint, Progress};
 use crate::cli::{Exit, emit};
 pub use expect::{Expect, Expectation, Expectations};
-use process::{Message, Process, Settings, Trouble};
+use process::{Message, Process, Settings, Trouble, own_trouble};
 use report::Report;
 
 /// The default `--timeout`.
 pub const DEFAULT_TIMEOUT: f64 = 10.0;
+
+/// How many prepared cases may wait for each implementation: enough that
+/// the next case is always ready when an answer arrives, few enough that a
+/// corpus of any size is never all in memory.
+const LOOKAHEAD: usize = 8;
 
 /// What `check --impl` was asked to do.
 pub struct Request<'a> {
@@ -164,30 +179,38 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
     let total = mine.len() * argvs.len();
     let progress = Progress::bar(total as u64, "cases", total > 1);
     let mut runs: Vec<Run> = std::thread::scope(|scope| {
+        let (senders, receivers): (Vec<_>, Vec<_>) =
+            argvs.iter().map(|_| mpsc::sync_channel(LOOKAHEAD)).unzip();
+        let (mine, settings, progress) = (&mine, &settings, &progress);
+        let preparer = scope.spawn(move || prepare_all(mine, request.golden, settings, &senders));
         let handles: Vec<_> = argvs
             .iter()
             .zip(request.commands)
             .zip(expectations)
-            .map(|((argv, command), expectations)| {
-                let (mine, settings, progress) = (&mine, &settings, &progress);
+            .zip(receivers)
+            .map(|(((argv, command), expectations), prepared)| {
                 scope.spawn(move || {
                     drive(
                         command,
                         argv,
                         expectations,
                         mine,
-                        request.golden,
+                        &prepared,
                         settings,
                         progress,
                     )
                 })
             })
             .collect();
-        handles
+        let runs = handles
             .into_iter()
             .zip(request.commands)
             .map(|(handle, command)| handle.join().unwrap_or_else(|_| Run::broken(command)))
-            .collect()
+            .collect();
+        // Joined here so that a panic in it does not end the harness: each
+        // run already reported the cases it never got, as I/O errors.
+        let _ = preparer.join();
+        runs
     });
     progress.finish();
 
@@ -297,20 +320,45 @@ fn name_runs(runs: &mut [Run]) {
 /// frame the answer, and the golden it must equal.
 struct Prepared {
     message: String,
+    /// With `--validate-protocol`, why the message breaks its own schema.
+    invalid: Option<String>,
     frame: Vec<(usize, &'static str)>,
     golden_path: PathBuf,
     golden: Vec<u8>,
 }
 
+/// A case as prepared, handed to every implementation's run.
+#[derive(Clone)]
 enum Prep {
-    Ready(Prepared),
+    Ready(Arc<Prepared>),
     Corpus(String),
     Io(String),
 }
 
+/// Prepares every case, in corpus order, and hands each to every
+/// implementation's run. A full channel holds this thread back until that
+/// run catches up; a run that is gone (its thread panicked) is skipped.
+fn prepare_all(
+    cases: &[&SessionFile],
+    golden_dir: &Path,
+    settings: &Settings,
+    runs: &[SyncSender<Prep>],
+) {
+    for file in cases {
+        let prep = prepare(file, golden_dir, settings);
+        let mut anyone = false;
+        for run in runs {
+            anyone |= run.send(prep.clone()).is_ok();
+        }
+        if !anyone {
+            return;
+        }
+    }
+}
+
 /// Reads a session and its golden. Only a session that parses is sent; its
 /// ops go out as the file's own text, one object per op.
-fn prepare(file: &SessionFile, golden_dir: &Path) -> Prep {
+fn prepare(file: &SessionFile, golden_dir: &Path, settings: &Settings) -> Prep {
     let bytes = match std::fs::read(&file.path) {
         Ok(bytes) => bytes,
         Err(e) => return Prep::Io(format!("failed to read \"{}\": {e}", file.path.display())),
@@ -381,8 +429,10 @@ fn prepare(file: &SessionFile, golden_dir: &Path) -> Prep {
             }
         })
         .collect();
-    Prep::Ready(Prepared {
-        message: protocol::run(file.name(), &ops),
+    let message = protocol::run(file.name(), &ops);
+    Prep::Ready(Arc::new(Prepared {
+        invalid: own_trouble(&message, Kind::Run, settings),
+        message,
         frame: session
             .ops()
             .iter()
@@ -390,7 +440,7 @@ fn prepare(file: &SessionFile, golden_dir: &Path) -> Prep {
             .collect(),
         golden_path,
         golden,
-    })
+    }))
 }
 
 fn same_ops(session: &Session, lines: &[(usize, &str)]) -> bool {
@@ -402,13 +452,14 @@ fn same_ops(session: &Session, lines: &[(usize, &str)]) -> bool {
             .all(|(op, (line, _))| op.line == *line)
 }
 
-/// One implementation through the whole corpus.
+/// One implementation through the whole corpus, its cases arriving
+/// prepared, in corpus order, on `prepared`.
 fn drive(
     command: &str,
     argv: &[String],
     expectations: Expectations,
     cases: &[&SessionFile],
-    golden_dir: &Path,
+    prepared: &Receiver<Prep>,
     settings: &Settings,
     progress: &Progress,
 ) -> Run {
@@ -424,7 +475,7 @@ fn drive(
         restarts: 0,
         unstartable: false,
     };
-    let mut process = match start(argv, settings) {
+    let process = match start(argv, settings) {
         Ok((process, hello)) => {
             let follows = hello
                 .contract
@@ -453,60 +504,192 @@ fn drive(
             None
         }
     };
-    let mut usable = process.is_some();
-    let mut last_errored: Option<&str> = None;
-    for file in cases {
-        let outcome = match prepare(file, golden_dir) {
-            Prep::Corpus(why) => Outcome::Corpus(why),
-            Prep::Io(why) => Outcome::Io(why),
-            Prep::Ready(_) if !usable => Outcome::NotRun,
-            Prep::Ready(prepared) => {
-                if process.is_none() {
-                    // The last case killed it: a fresh one for this case.
-                    run.restarts += 1;
-                    match start(argv, settings) {
-                        Ok((fresh, _)) => process = Some(fresh),
-                        Err(Start::Unstartable(why)) => {
-                            usable = false;
-                            run.problem = Some(format!(
-                                "after {} errored, it could not be restarted ({why}); its remaining cases were not run",
-                                last_errored.unwrap_or("a case")
-                            ));
-                        }
-                        Err(Start::NoHello(trouble)) => {
-                            usable = false;
-                            run.problem = Some(hello_trouble(
-                                &trouble,
-                                &format!(
-                                    "it was restarted after {} errored; its remaining cases were not run",
-                                    last_errored.unwrap_or("a case")
-                                ),
-                            ));
-                        }
-                    }
-                }
-                match process.as_mut() {
-                    None => Outcome::NotRun,
-                    Some(live) => {
-                        let (outcome, keep) = exchange(live, file.name(), prepared, settings);
-                        if !keep {
-                            process = None;
-                            last_errored = Some(file.name());
-                        }
-                        outcome
-                    }
-                }
+    let mut driver = Driver {
+        argv,
+        settings,
+        progress,
+        usable: process.is_some(),
+        process,
+        last_errored: None,
+        outcomes: vec![None; cases.len()],
+        run,
+    };
+    // The case sent and not yet answered: never more than one.
+    let mut in_flight: Option<InFlight> = None;
+    for (index, file) in cases.iter().enumerate() {
+        let Ok(prep) = prepared.recv() else {
+            driver.record(
+                index,
+                Outcome::Io(format!(
+                    "\"{}\" was never prepared: the harness thread reading the corpus stopped (a harness bug)",
+                    file.path.display()
+                )),
+            );
+            continue;
+        };
+        let ready = match prep {
+            Prep::Ready(_) if !driver.usable => {
+                driver.record(index, Outcome::NotRun);
+                continue;
+            }
+            Prep::Ready(ready) => ready,
+            Prep::Corpus(why) => {
+                driver.record(index, Outcome::Corpus(why));
+                continue;
+            }
+            Prep::Io(why) => {
+                driver.record(index, Outcome::Io(why));
+                continue;
             }
         };
-        run.outcomes.push(outcome);
-        progress.step();
+        // Answer k is read and checked before case k+1 is sent (whether
+        // the process is kept, and its stderr at that answer, must not
+        // depend on a later case); it is judged against its golden only
+        // after, while the implementation works on case k+1.
+        let to_judge = in_flight
+            .take()
+            .and_then(|flight| driver.collect(flight, cases));
+        in_flight = driver.send(index, ready, cases);
+        if let Some((flight, outputs)) = to_judge {
+            driver.record(flight.index, judge(&flight.prepared, outputs));
+        }
     }
+    if let Some((flight, outputs)) = in_flight
+        .take()
+        .and_then(|flight| driver.collect(flight, cases))
+    {
+        driver.record(flight.index, judge(&flight.prepared, outputs));
+    }
+    let Driver {
+        process,
+        outcomes,
+        mut run,
+        ..
+    } = driver;
+    // Every index was recorded; `NotRun` would show a gap, never hide it.
+    run.outcomes = outcomes
+        .into_iter()
+        .map(|outcome| outcome.unwrap_or(Outcome::NotRun))
+        .collect();
     if let Some(process) = process
         && let Some(warning) = process.bye(settings)
     {
         run.warnings.push(warning);
     }
     run
+}
+
+/// A case sent and not yet answered.
+struct InFlight {
+    /// Its place in the corpus.
+    index: usize,
+    prepared: Arc<Prepared>,
+    /// When its run was sent: the timeout runs from here.
+    sent: Instant,
+}
+
+/// One implementation's run while it goes through the corpus.
+struct Driver<'a> {
+    argv: &'a [String],
+    settings: &'a Settings,
+    progress: &'a Progress,
+    /// `None` once a case killed it, until the next case restarts it.
+    process: Option<Process>,
+    /// False once it could not be (re)started: the rest is not run.
+    usable: bool,
+    /// The last case that killed it, for the restart's message.
+    last_errored: Option<&'a str>,
+    /// By corpus index; a case in flight has none yet.
+    outcomes: Vec<Option<Outcome>>,
+    run: Run,
+}
+
+impl<'a> Driver<'a> {
+    fn record(&mut self, index: usize, outcome: Outcome) {
+        self.outcomes[index] = Some(outcome);
+        self.progress.step();
+    }
+
+    /// Sends case `index`, restarting the process first if the last case
+    /// killed it. `None` when it was not sent (its outcome is recorded).
+    fn send(
+        &mut self,
+        index: usize,
+        prepared: Arc<Prepared>,
+        cases: &[&'a SessionFile],
+    ) -> Option<InFlight> {
+        if self.process.is_none() {
+            self.restart();
+        }
+        let Some(process) = self.process.as_mut() else {
+            self.record(index, Outcome::NotRun);
+            return None;
+        };
+        match process.send(&prepared.message, prepared.invalid.clone()) {
+            Ok(sent) => Some(InFlight {
+                index,
+                prepared,
+                sent,
+            }),
+            Err(trouble) => {
+                self.killed(index, cases);
+                self.record(index, Outcome::Errored(trouble));
+                None
+            }
+        }
+    }
+
+    /// A fresh process in place of the one the last case killed.
+    fn restart(&mut self) {
+        self.run.restarts += 1;
+        let after = self.last_errored.unwrap_or("a case");
+        match start(self.argv, self.settings) {
+            Ok((fresh, _)) => self.process = Some(fresh),
+            Err(Start::Unstartable(why)) => {
+                self.usable = false;
+                self.run.problem = Some(format!(
+                    "after {after} errored, it could not be restarted ({why}); its remaining cases were not run"
+                ));
+            }
+            Err(Start::NoHello(trouble)) => {
+                self.usable = false;
+                self.run.problem = Some(hello_trouble(
+                    &trouble,
+                    &format!(
+                        "it was restarted after {after} errored; its remaining cases were not run"
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Reads and checks the answer to the case in flight. Its outputs, when
+    /// they are to be judged against the golden; otherwise its outcome is
+    /// recorded here.
+    fn collect(
+        &mut self,
+        flight: InFlight,
+        cases: &[&'a SessionFile],
+    ) -> Option<(InFlight, Vec<String>)> {
+        let process = self.process.as_mut()?;
+        let case = cases[flight.index].name();
+        match answered(process, case, &flight, self.settings) {
+            Answered::Judge(outputs) => Some((flight, outputs)),
+            Answered::Settled(outcome, keep) => {
+                if !keep {
+                    self.killed(flight.index, cases);
+                }
+                self.record(flight.index, outcome);
+                None
+            }
+        }
+    }
+
+    /// Case `index` killed the process.
+    fn killed(&mut self, index: usize, cases: &[&'a SessionFile]) {
+        self.process = None;
+        self.last_errored = Some(cases[index].name());
+    }
 }
 
 enum Start {
@@ -536,20 +719,24 @@ fn hello_trouble(trouble: &Trouble, then: &str) -> String {
     text
 }
 
-/// Sends one case and judges the answer. `false`: the process broke the
-/// protocol and was killed.
-fn exchange(
-    process: &mut Process,
-    case: &str,
-    prepared: Prepared,
-    settings: &Settings,
-) -> (Outcome, bool) {
-    let message = match process.ask(&prepared.message, Kind::Run, settings) {
+/// What an answer came to before the golden is looked at.
+enum Answered {
+    /// Outputs, one per op: to be framed and judged.
+    Judge(Vec<String>),
+    /// Already an outcome; `false`: the process broke the protocol and was
+    /// killed.
+    Settled(Outcome, bool),
+}
+
+/// Reads the answer to the case in flight and checks it is an answer to
+/// that case: everything but the golden comparison.
+fn answered(process: &mut Process, case: &str, flight: &InFlight, settings: &Settings) -> Answered {
+    let message = match process.receive(flight.sent, settings) {
         Ok(message) => message,
-        Err(trouble) => return (Outcome::Errored(trouble), false),
+        Err(trouble) => return Answered::Settled(Outcome::Errored(trouble), false),
     };
     let broke = |process: &mut Process, what: String, message: &Message| {
-        (Outcome::Errored(process.broke(what, message)), false)
+        Answered::Settled(Outcome::Errored(process.broke(what, message)), false)
     };
     if settings.validate
         && let Some(kind) = protocol::answer_kind(&message.value)
@@ -568,19 +755,17 @@ fn exchange(
             &message,
         );
     }
+    let ops = flight.prepared.frame.len();
     match answer {
-        Answer::Outputs(outputs) if outputs.len() != prepared.frame.len() => broke(
+        Answer::Outputs(outputs) if outputs.len() != ops => broke(
             process,
-            format!(
-                "it answered {} outputs to {} ops",
-                outputs.len(),
-                prepared.frame.len()
-            ),
+            format!("it answered {} outputs to {ops} ops", outputs.len()),
             &message,
         ),
-        Answer::Outputs(outputs) => (judge(prepared, outputs), true),
-        Answer::Skipped(why) => (Outcome::Skipped(why), true),
-        Answer::Errored(why) => (
+        Answer::Outputs(outputs) => Answered::Judge(outputs),
+        Answer::Skipped(why) => Answered::Settled(Outcome::Skipped(why), true),
+        // Its stderr now, before the next case is sent.
+        Answer::Errored(why) => Answered::Settled(
             Outcome::Errored(Trouble {
                 what: format!("it answered errored: {why}"),
                 offending: None,
@@ -593,7 +778,7 @@ fn exchange(
 
 /// Frames the outputs into a transcript (SPEC §12) and compares it with
 /// the golden exactly as the in-process `check` does.
-fn judge(prepared: Prepared, outputs: Vec<String>) -> Outcome {
+fn judge(prepared: &Prepared, outputs: Vec<String>) -> Outcome {
     let steps: Vec<Step> = prepared
         .frame
         .iter()

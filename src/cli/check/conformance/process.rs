@@ -7,6 +7,11 @@
 //! collector that keeps the last lines of stderr for the report. A process
 //! that crashes, hangs or breaks the protocol is killed; the caller decides
 //! whether to start another.
+//!
+//! Sending and receiving are two steps ([`Process::send`], then
+//! [`Process::receive`]) so the caller can work between them while the
+//! implementation does; the timeout still runs from the send, and a line
+//! counts as on time by when the reader got it, not when it was looked at.
 
 use std::collections::VecDeque;
 use std::io::{BufRead as _, BufReader, Read, Write as _};
@@ -66,7 +71,8 @@ enum Line {
 pub struct Process {
     child: Child,
     to: Option<Sender<Vec<u8>>>,
-    from: Receiver<Line>,
+    /// Each line with the moment the reader got it.
+    from: Receiver<(Line, Instant)>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_done: Receiver<()>,
 }
@@ -130,7 +136,9 @@ impl Process {
 
     /// Says hello and reads the reply.
     pub fn hello(&mut self, settings: &Settings) -> Result<HelloReply, Trouble> {
-        let reply = self.ask(&protocol::hello(), Kind::Hello, settings)?;
+        let hello = protocol::hello();
+        let sent = self.send(&hello, own_trouble(&hello, Kind::Hello, settings))?;
+        let reply = self.receive(sent, settings)?;
         if settings.validate
             && let Err(why) = Kind::HelloReply.validate(&reply.value)
         {
@@ -140,45 +148,54 @@ impl Process {
             .map_err(|why| self.broke(format!("its hello reply is wrong: {why}"), &reply))
     }
 
-    /// Sends one message (checked against `kind` when validating) and
-    /// waits for one line, which must be JSON.
-    pub fn ask(
-        &mut self,
-        message: &str,
-        kind: Kind,
-        settings: &Settings,
-    ) -> Result<Message, Trouble> {
-        if settings.validate {
-            let parsed: Value = serde_json::from_str(message).unwrap_or(Value::Null);
-            if let Err(why) = kind.validate(&parsed) {
-                // The harness's own message: a bug here, not there.
-                return Err(self.trouble(format!("the harness's own message {why}"), None));
-            }
+    /// Sends one message, unless the harness found it breaks its own schema
+    /// (`invalid`, from [`own_trouble`]): that kills the process, a bug
+    /// here, not there. Returns when it was sent, for [`Process::receive`].
+    pub fn send(&mut self, message: &str, invalid: Option<String>) -> Result<Instant, Trouble> {
+        if let Some(why) = invalid {
+            return Err(self.trouble(format!("the harness's own message {why}"), None));
         }
-        let mut line = message.as_bytes().to_vec();
+        let mut line = Vec::with_capacity(message.len() + 1);
+        line.extend_from_slice(message.as_bytes());
         line.push(b'\n');
+        let sent = Instant::now();
         if self.to.as_ref().is_none_or(|to| to.send(line).is_err()) {
             return Err(self.died("its stdin closed before the message was sent"));
         }
-        match self.from.recv_timeout(settings.timeout) {
-            Ok(Line::Text(raw)) => match serde_json::from_slice(&raw) {
+        Ok(sent)
+    }
+
+    /// Waits for the answer to the message sent at `sent`: one line, which
+    /// must be JSON and must have arrived within the timeout of the send.
+    pub fn receive(&mut self, sent: Instant, settings: &Settings) -> Result<Message, Trouble> {
+        // A deadline past what the clock can represent is no deadline.
+        let deadline = sent.checked_add(settings.timeout);
+        let received = match deadline {
+            Some(deadline) => self
+                .from
+                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        let late = || format!("no answer within {}", seconds(settings.timeout));
+        match received {
+            Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
+                Err(self.trouble(late(), None))
+            }
+            Ok((Line::Text(raw), _)) => match serde_json::from_slice(&raw) {
                 Ok(value) => Ok(Message { value, raw }),
                 Err(e) => {
                     Err(self.trouble(format!("it wrote a line that is not JSON ({e})"), Some(raw)))
                 }
             },
-            Ok(Line::TooLong(start)) => Err(self.trouble(
+            Ok((Line::TooLong(start), _)) => Err(self.trouble(
                 format!("it wrote a line longer than {LINE_MAX} bytes"),
                 Some(start),
             )),
-            Ok(Line::Failed(why)) => Err(self.died(&format!("its stdout failed: {why}"))),
-            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
+            Ok((Line::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
+            Ok((Line::End, _)) | Err(RecvTimeoutError::Disconnected) => {
                 Err(self.died("it closed stdout without answering"))
             }
-            Err(RecvTimeoutError::Timeout) => Err(self.trouble(
-                format!("no answer within {}", seconds(settings.timeout)),
-                None,
-            )),
+            Err(RecvTimeoutError::Timeout) => Err(self.trouble(late(), None)),
         }
     }
 
@@ -302,12 +319,22 @@ fn describe(status: ExitStatus) -> String {
     status.to_string()
 }
 
+/// With `--validate-protocol`, why the harness's own `message` breaks the
+/// schema of `kind`; `None` when it does not, or when not validating.
+pub fn own_trouble(message: &str, kind: Kind, settings: &Settings) -> Option<String> {
+    if !settings.validate {
+        return None;
+    }
+    let parsed: Value = serde_json::from_str(message).unwrap_or(Value::Null);
+    kind.validate(&parsed).err()
+}
+
 /// `10 s`, `0.5 s`.
 pub fn seconds(duration: Duration) -> String {
     format!("{} s", duration.as_secs_f64())
 }
 
-fn read_lines(stdout: ChildStdout, lines: &Sender<Line>) {
+fn read_lines(stdout: ChildStdout, lines: &Sender<(Line, Instant)>) {
     let mut reader = BufReader::new(stdout);
     loop {
         let mut line = Vec::new();
@@ -315,22 +342,22 @@ fn read_lines(stdout: ChildStdout, lines: &Sender<Line>) {
         let read = (&mut reader).take(limit).read_until(b'\n', &mut line);
         let sent = match read {
             Ok(0) => {
-                let _ = lines.send(Line::End);
+                let _ = lines.send((Line::End, Instant::now()));
                 return;
             }
             Ok(_) if line.last() == Some(&b'\n') => {
                 line.pop();
-                lines.send(Line::Text(line))
+                lines.send((Line::Text(line), Instant::now()))
             }
             Ok(_) if line.len() > LINE_MAX => {
                 line.truncate(4096);
-                let _ = lines.send(Line::TooLong(line));
+                let _ = lines.send((Line::TooLong(line), Instant::now()));
                 return;
             }
             // The last line, without a newline: still a line.
-            Ok(_) => lines.send(Line::Text(line)),
+            Ok(_) => lines.send((Line::Text(line), Instant::now())),
             Err(e) => {
-                let _ = lines.send(Line::Failed(e.to_string()));
+                let _ = lines.send((Line::Failed(e.to_string()), Instant::now()));
                 return;
             }
         };
