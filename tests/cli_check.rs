@@ -2,6 +2,8 @@
 //! tempdirs, with hand-written sessions and hand-written goldens (read from
 //! SPEC §4, §5, §6, §11 and §12, never produced by the code under test).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -109,9 +111,7 @@ impl Project {
     }
 
     fn write(&self, rel: &str, text: &str) {
-        let path = self.path(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
+        common::write(self.dir.path(), rel, text);
     }
 
     fn session(&self, name: &str, text: &str) {

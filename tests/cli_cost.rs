@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{disclose, stderr, stdout};
-use std::path::Path;
+use common::{disclose, stderr, stdout, write};
 use std::process::Output;
 
 use serde_json::{Value, json};
@@ -47,13 +46,6 @@ const CHILD_SESSION: &str = r#"{"op":"session","format":1,"about":"cost: a scout
 {"op":"call","id":"3","name":"x__get","args":{}}
 {"op":"call","id":"4","name":"call","args":{"name":"x__get","args":{}}}
 "#;
-
-fn write(dir: &Path, rel: &str, text: &str) -> String {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
-}
 
 fn cost_json(path: &str) -> (Output, Value) {
     let output = disclose(&["cost", path, "--json"]);

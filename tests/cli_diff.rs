@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{disclose, stderr, stdout};
+use common::{disclose, stderr, stdout, write};
 use std::path::Path;
 use std::process::Output;
 
@@ -16,12 +16,6 @@ fn transcript(blocks: &[(usize, &str, &str)]) -> String {
         out.push_str(&format!("=== {line} {op} {}\n{output}", output.len()));
     }
     out
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 const HEADER: &str = "Dormant (describe a name for its guide; call runs a tool):\n";

@@ -13,6 +13,7 @@
 
 #[path = "cli_impl/adapter.rs"]
 mod adapter;
+mod common;
 
 use std::fs;
 use std::io::{BufRead as _, BufReader, Write as _};
@@ -149,9 +150,7 @@ impl Project {
     }
 
     fn write(&self, rel: &str, text: &str) {
-        let path = self.path(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
+        common::write(self.dir.path(), rel, text);
     }
 
     /// `disclose check ARGS --validate-protocol` in the project, outside

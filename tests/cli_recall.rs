@@ -56,9 +56,7 @@ impl Files {
     }
 
     fn write(&self, rel: &str, text: &str) -> String {
-        let path = self.dir.path().join(rel);
-        std::fs::write(&path, text).unwrap();
-        path.display().to_string()
+        common::write(self.dir.path(), rel, text)
     }
 }
 

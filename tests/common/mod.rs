@@ -23,3 +23,13 @@ pub fn stdout(output: &Output) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
 }
+
+/// Writes `text` to `root/rel`, creating the directories on the way, and
+/// gives the file's path as an argument for `disclose`.
+pub fn write(root: &std::path::Path, rel: &str, text: &str) -> String {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("a file has a parent"))
+        .expect("the directories are created");
+    std::fs::write(&path, text).expect("the file is written");
+    path.display().to_string()
+}
