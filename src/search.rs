@@ -13,6 +13,8 @@
 //! child's are fewer than its parent's), so `N` and every `df` are too.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::DESCRIBE_HITS;
 
@@ -55,7 +57,7 @@ pub fn weight(candidates: usize, df: usize) -> u32 {
 /// `github`, `create`, `issue`; `getWeatherForecast` is `get`, `weather`,
 /// `forecast`; `HTTPServer` stays one word.
 ///
-/// Held as the lowercased text with one space between words (a word never
+/// Held as the lowercased text with a space after each word (a word never
 /// holds a space), so tokenizing a description is one pass and one
 /// allocation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,29 +69,7 @@ impl WordList {
     /// Tokenizes `text`.
     pub fn of(text: &str) -> WordList {
         let mut joined = String::with_capacity(text.len() + 8);
-        // The previous character, while inside a run of alphanumerics.
-        let mut previous: Option<char> = None;
-        for c in text.chars() {
-            if !c.is_alphanumeric() {
-                if previous.is_some() {
-                    joined.push(' ');
-                }
-                previous = None;
-                continue;
-            }
-            // The camelCase boundary: `tW` and `2W`, never `PS` (HTTPServer).
-            if previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
-                && c.is_ascii_uppercase()
-            {
-                joined.push(' ');
-            }
-            if c.is_ascii() {
-                joined.push(c.to_ascii_lowercase());
-            } else {
-                joined.extend(c.to_lowercase());
-            }
-            previous = Some(c);
-        }
+        tokenize(text, &mut joined);
         WordList { joined }
     }
 
@@ -104,6 +84,67 @@ impl WordList {
     }
 }
 
+/// Appends the words of `text` to `out`, each followed by one space.
+///
+/// ASCII, nearly every byte of a real catalog, is classified byte by byte
+/// without decoding; any other character is decoded and lowercased as
+/// SPEC §5 says (`char::is_alphanumeric`, `char::to_lowercase`).
+fn tokenize(text: &str, out: &mut String) {
+    /// Where the previous character left the tokenizer.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum After {
+        /// Outside a word (or at the start).
+        Gap,
+        /// Inside a word, after an ASCII lowercase letter or ASCII digit:
+        /// an ASCII uppercase letter here starts a new word (`tW`, `2W`).
+        LowerOrDigit,
+        /// Inside a word, after any other alphanumeric (`PS` in
+        /// `HTTPServer` stays together).
+        Other,
+    }
+    let mut after = After::Gap;
+    let mut at = 0;
+    while let Some(&byte) = text.as_bytes().get(at) {
+        if byte.is_ascii() {
+            at += 1;
+            if byte.is_ascii_lowercase() || byte.is_ascii_digit() {
+                out.push(char::from(byte));
+                after = After::LowerOrDigit;
+            } else if byte.is_ascii_uppercase() {
+                if after == After::LowerOrDigit {
+                    out.push(' ');
+                }
+                out.push(char::from(byte.to_ascii_lowercase()));
+                after = After::Other;
+            } else {
+                if after != After::Gap {
+                    out.push(' ');
+                }
+                after = After::Gap;
+            }
+            continue;
+        }
+        // `at` is always on a character boundary: it moves by whole
+        // ASCII bytes or whole characters.
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        at += c.len_utf8();
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+            after = After::Other;
+        } else {
+            if after != After::Gap {
+                out.push(' ');
+            }
+            after = After::Gap;
+        }
+    }
+    if after != After::Gap {
+        out.push(' ');
+    }
+}
+
 /// The words of `text`, sorted and distinct (see [`WordList`]).
 pub fn words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = WordList::of(text).iter().map(str::to_string).collect();
@@ -112,63 +153,136 @@ pub fn words(text: &str) -> Vec<String> {
     words
 }
 
-/// A candidate's words, split by where they score.
+/// A candidate's words, split by where they score: its name's (a hit
+/// weighs 3) and its description's or disclosure's (a hit weighs 1).
+///
+/// Held as one string, ` name words | text words `: a space before and
+/// after every word, and `|` (never in a word) between the two parts.
+/// Whether the candidate holds a word is then whether the string holds
+/// the word padded with spaces ([`Needle`]), one substring search —
+/// which std runs with SIMD on the common, missing, case.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Words {
-    /// Words of the name (a hit weighs 3).
-    pub name: WordList,
-    /// Words of the description or disclosure (a hit weighs 1).
-    pub text: WordList,
+    joined: String,
+    /// Where the name's words end: at the `|`.
+    name_end: usize,
 }
 
 impl Words {
     /// Tokenizes a candidate's name and description.
     pub fn of(name: &str, text: &str) -> Words {
-        Words {
-            name: WordList::of(name),
-            text: WordList::of(text),
-        }
+        let mut joined = String::with_capacity(name.len() + text.len() + 8);
+        joined.push(' ');
+        tokenize(name, &mut joined);
+        let name_end = joined.len();
+        joined.push_str("| ");
+        tokenize(text, &mut joined);
+        Words { joined, name_end }
     }
 
-    /// D22's hit for `word`: 3 in the name, plus 1 in the text; 0 when it
+    /// The words of the name, in order (with repeats).
+    pub fn name(&self) -> impl Iterator<Item = &str> {
+        self.part(..self.name_end)
+    }
+
+    /// The words of the text, in order (with repeats).
+    pub fn text(&self) -> impl Iterator<Item = &str> {
+        self.part(self.name_end + 1..)
+    }
+
+    fn part(
+        &self,
+        range: impl std::slice::SliceIndex<str, Output = str>,
+    ) -> impl Iterator<Item = &str> {
+        (self.joined.get(range).unwrap_or_default())
+            .split(' ')
+            .filter(|word| !word.is_empty())
+    }
+
+    /// D22's hit for a word: 3 in the name, plus 1 in the text; 0 when it
     /// holds the word in neither.
-    fn hit(&self, word: &str) -> u64 {
-        3 * u64::from(self.name.contains(word)) + u64::from(self.text.contains(word))
+    fn hit(&self, word: &Needle) -> u64 {
+        let needle = word.0.as_str();
+        // Most candidates hold a given word nowhere: one search says so.
+        if !self.joined.contains(needle) {
+            return 0;
+        }
+        let Some((name, text)) = self.joined.split_at_checked(self.name_end) else {
+            return 0;
+        };
+        3 * u64::from(name.contains(needle)) + u64::from(text.contains(needle))
     }
 }
 
-/// The inverted index of a started run over its candidates (SPEC §5): the
-/// hash of each word → the candidates that hold it.
+/// A query word padded with a space on each side: a [`Words`] holds the
+/// word exactly when its string holds this.
+struct Needle(String);
+
+impl Needle {
+    fn of(word: &str) -> Needle {
+        Needle(format!(" {word} "))
+    }
+
+    fn word(&self) -> &str {
+        self.0.trim_matches(' ')
+    }
+}
+
+/// The keyword search of a started run over its candidates (SPEC §5).
 ///
-/// Postings are one sorted vector of `(word hash, candidate)`, built with
-/// one allocation instead of a string per word; a hash only nominates a
-/// candidate, and the candidate's own word lists decide, so a collision
-/// can cost time but never change a `df` or a score.
-#[derive(Clone, Debug)]
+/// Every candidate is tokenized once, when the search is made. A query is
+/// then answered one of two ways, with the same scores and the same order:
+///
+/// - **by scan** ([`SearchIndex::rank_by_scan`]): each query word is
+///   looked up in every candidate's word lists, which gives its `df` and
+///   its hits at once. Nothing is built, so a run asked a few keyword
+///   queries (the usual agent run: ~50 candidates, 3–4 queries) pays only
+///   for tokenizing.
+/// - **by the inverted index** ([`SearchIndex::rank_by_index`]): the hash
+///   of each word → the candidates that hold it, built on first use, so a
+///   query touches only the candidates that share one of its words.
+///
+/// [`SearchIndex::rank`] scans the first [`SCAN_QUERIES`] queries and then
+/// builds the index: building costs about as much as that many scans
+/// (docs/decisions.md), so no run pays much more than twice the cheaper
+/// of the two, whatever its size and however often it is asked.
+#[derive(Debug)]
 pub struct SearchIndex<M> {
     members: Vec<(M, Words)>,
-    postings: Vec<(u64, u32)>,
+    /// Sorted `(word hash, candidate)`, built with one allocation instead
+    /// of a string per word; a hash only nominates a candidate, and the
+    /// candidate's own word lists decide, so a collision can cost time but
+    /// never change a `df` or a score.
+    postings: OnceLock<Vec<(u64, u32)>>,
+    /// How many keyword queries [`SearchIndex::rank`] has answered.
+    asked: AtomicUsize,
+}
+
+/// How many keyword queries a run answers by scan before it builds its
+/// inverted index (see [`SearchIndex`]).
+pub const SCAN_QUERIES: usize = 8;
+
+impl<M: Clone> Clone for SearchIndex<M> {
+    fn clone(&self) -> SearchIndex<M> {
+        SearchIndex {
+            members: self.members.clone(),
+            postings: self.postings.clone(),
+            asked: AtomicUsize::new(self.asked.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl<M: Copy> SearchIndex<M> {
-    /// Tokenizes and indexes the run's candidates, each with its name and
-    /// its description or disclosure. They are all of `N`.
+    /// Tokenizes the run's candidates, each with its name and its
+    /// description or disclosure. They are all of `N`.
     pub fn new<'t>(members: impl IntoIterator<Item = (M, &'t str, &'t str)>) -> SearchIndex<M> {
-        let mut index = SearchIndex {
-            members: Vec::new(),
-            postings: Vec::new(),
-        };
-        for (member, name, text) in members {
-            let id = u32::try_from(index.members.len()).unwrap_or(u32::MAX);
-            let words = Words::of(name, text);
-            for word in words.name.iter().chain(words.text.iter()) {
-                index.postings.push((word_hash(word), id));
-            }
-            index.members.push((member, words));
+        SearchIndex {
+            members: (members.into_iter())
+                .map(|(member, name, text)| (member, Words::of(name, text)))
+                .collect(),
+            postings: OnceLock::new(),
+            asked: AtomicUsize::new(0),
         }
-        index.postings.sort_unstable();
-        index.postings.dedup();
-        index
     }
 
     /// The best `DESCRIBE_HITS` candidates for `query` (SPEC §5): each
@@ -176,51 +290,120 @@ impl<M: Copy> SearchIndex<M> {
     /// holds adds `weight(N, df) · (3·[in name] + 1·[in text])`; score 0 is
     /// no hit; order is score descending, then name in byte order.
     /// `name_of` gives a candidate's name.
+    ///
+    /// By scan for the first [`SCAN_QUERIES`] queries, then by the index;
+    /// the answer is the same either way.
     pub fn rank<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
-        let candidates = self.members.len();
-        let mut scores: BTreeMap<u32, u64> = BTreeMap::new();
-        let mut holders: Vec<(u32, u64)> = Vec::new();
-        for word in words(query) {
-            if is_stopword(&word) {
-                continue;
-            }
+        if self.asked.fetch_add(1, Ordering::Relaxed) < SCAN_QUERIES {
+            self.rank_by_scan(query, name_of)
+        } else {
+            self.rank_by_index(query, name_of)
+        }
+    }
+
+    /// [`SearchIndex::rank`], by looking each query word up in every
+    /// candidate's words.
+    pub fn rank_by_scan<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
+        let mut scores = vec![0u64; self.members.len()];
+        let mut holders: Vec<(usize, u64)> = Vec::new();
+        for word in query_words(query) {
             holders.clear();
-            let hash = word_hash(&word);
-            let start = self.postings.partition_point(|p| p.0 < hash);
-            for &(_, id) in self.postings[start..].iter().take_while(|p| p.0 == hash) {
-                let Some((_, words)) = self.members.get(id as usize) else {
-                    continue;
-                };
+            for (id, (_, words)) in self.members.iter().enumerate() {
                 let hit = words.hit(&word);
                 if hit > 0 {
                     holders.push((id, hit));
                 }
             }
+            let weight = u64::from(weight(self.members.len(), holders.len()));
+            #[cfg(any(test, feature = "mutants"))]
+            let weight = crate::mutant::weight(weight);
+            for &(id, hit) in &holders {
+                scores[id] += weight * hit;
+            }
+        }
+        self.best(scores.into_iter().enumerate(), name_of)
+    }
+
+    /// [`SearchIndex::rank`], through the inverted index (built by the
+    /// first call).
+    pub fn rank_by_index<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
+        let postings = self.postings.get_or_init(|| self.postings());
+        let mut scores: BTreeMap<usize, u64> = BTreeMap::new();
+        let mut holders: Vec<(usize, u64)> = Vec::new();
+        for word in query_words(query) {
+            holders.clear();
+            let hash = word_hash(word.word());
+            let start = postings.partition_point(|p| p.0 < hash);
+            for &(_, id) in postings[start..].iter().take_while(|p| p.0 == hash) {
+                let Some((_, words)) = self.members.get(id as usize) else {
+                    continue;
+                };
+                let hit = words.hit(&word);
+                if hit > 0 {
+                    holders.push((id as usize, hit));
+                }
+            }
             // `df` is the number of holders; a word in no candidate has
             // none and adds nothing.
-            let weight = u64::from(weight(candidates, holders.len()));
+            let weight = u64::from(weight(self.members.len(), holders.len()));
             #[cfg(any(test, feature = "mutants"))]
             let weight = crate::mutant::weight(weight);
             for &(id, hit) in &holders {
                 *scores.entry(id).or_default() += weight * hit;
             }
         }
-        let mut hits: Vec<(u64, &str, M)> = scores
-            .into_iter()
+        self.best(scores.into_iter(), name_of)
+    }
+
+    /// The postings of every candidate's words.
+    fn postings(&self) -> Vec<(u64, u32)> {
+        let mut postings = Vec::new();
+        for (id, (_, words)) in self.members.iter().enumerate() {
+            let id = u32::try_from(id).unwrap_or(u32::MAX);
+            for word in words.name().chain(words.text()) {
+                postings.push((word_hash(word), id));
+            }
+        }
+        postings.sort_unstable();
+        postings.dedup();
+        postings
+    }
+
+    /// The first `DESCRIBE_HITS` of the candidates that scored: score
+    /// descending, then name in byte order (names are distinct; the
+    /// candidate's place breaks a tie that cannot happen, so both paths
+    /// agree even then).
+    fn best<'a>(
+        &self,
+        scores: impl Iterator<Item = (usize, u64)>,
+        name_of: impl Fn(M) -> &'a str,
+    ) -> Vec<M> {
+        let mut hits: Vec<(u64, &str, usize, M)> = scores
+            .filter(|&(_, score)| score > 0)
             .filter_map(|(id, score)| {
-                let (member, _) = *self.members.get(id as usize)?;
-                Some((score, name_of(member), member))
+                let (member, _) = *self.members.get(id)?;
+                Some((score, name_of(member), id, member))
             })
             .collect();
         hits.sort_unstable_by(|a, b| {
-            b.0.cmp(&a.0)
+            (b.0.cmp(&a.0))
                 .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+                .then_with(|| a.2.cmp(&b.2))
         });
         hits.into_iter()
             .take(DESCRIBE_HITS)
-            .map(|(_, _, member)| member)
+            .map(|(_, _, _, member)| member)
             .collect()
     }
+}
+
+/// SPEC §5's query words, before `df`: the distinct words of `query`
+/// that are not stopwords. (A word no candidate holds has `df` 0, no
+/// holder, and adds nothing.)
+fn query_words(query: &str) -> impl Iterator<Item = Needle> {
+    (words(query).into_iter())
+        .filter(|word| !is_stopword(word))
+        .map(|word| Needle::of(&word))
 }
 
 /// A fixed hash of a word (std's SipHash with its fixed keys). It never
