@@ -2,14 +2,17 @@
 //! D22 weights (a name hit 3, a text hit 1), each multiplied by how rare
 //! the word is among this run's candidates, in integers only.
 //!
-//! A started run tokenizes every candidate once, into compact word lists,
-//! and builds an inverted index from word to the candidates that hold it —
-//! the first time a keyword query needs it, so runs that never search never
-//! pay for it, and admission never tokenizes. A query then touches only the
-//! candidates that share one of its words: the same postings give each
-//! word's `df` and its hits, so no query re-scans every description.
+//! A started run tokenizes every candidate once, the first time a keyword
+//! query needs it, so runs that never search never pay for it, and
+//! admission never tokenizes. Its first [`SCAN_QUERIES`] queries are
+//! answered by scanning every candidate's words for each query word (a
+//! query has a handful), which gives `df` and the hits at once; after
+//! that the run builds an inverted index from word to the candidates that
+//! hold it, so a query touches only the candidates that share one of its
+//! words. Both give the same scores in the same order; the index is worth
+//! building only for a run asked many queries (docs/decisions.md).
 //!
-//! The index is per run: its candidates are what that run is offered (a
+//! The search is per run: its candidates are what that run is offered (a
 //! child's are fewer than its parent's), so `N` and every `df` are too.
 
 use std::collections::BTreeMap;
@@ -249,11 +252,11 @@ impl Needle {
 #[derive(Debug)]
 pub struct SearchIndex<M> {
     members: Vec<(M, Words)>,
-    /// Sorted `(word hash, candidate)`, built with one allocation instead
-    /// of a string per word; a hash only nominates a candidate, and the
-    /// candidate's own word lists decide, so a collision can cost time but
-    /// never change a `df` or a score.
-    postings: OnceLock<Vec<(u64, u32)>>,
+    /// Sorted `word hash << 32 | candidate`, one `u64` a posting, built
+    /// with one allocation instead of a string per word; a hash only
+    /// nominates a candidate, and the candidate's own words decide, so a
+    /// collision can cost time but never change a `df` or a score.
+    postings: OnceLock<Vec<u64>>,
     /// How many keyword queries [`SearchIndex::rank`] has answered.
     asked: AtomicUsize,
 }
@@ -333,8 +336,11 @@ impl<M: Copy> SearchIndex<M> {
         for word in query_words(query) {
             holders.clear();
             let hash = word_hash(word.word());
-            let start = postings.partition_point(|p| p.0 < hash);
-            for &(_, id) in postings[start..].iter().take_while(|p| p.0 == hash) {
+            let start = postings.partition_point(|p| p >> 32 < hash);
+            for id in (postings[start..].iter())
+                .take_while(|p| *p >> 32 == hash)
+                .map(|p| *p as u32)
+            {
                 let Some((_, words)) = self.members.get(id as usize) else {
                     continue;
                 };
@@ -355,13 +361,26 @@ impl<M: Copy> SearchIndex<M> {
         self.best(scores.into_iter(), name_of)
     }
 
-    /// The postings of every candidate's words.
-    fn postings(&self) -> Vec<(u64, u32)> {
+    /// The postings of every candidate's words, hashed in one pass over
+    /// each candidate's string ([`word_hash`] byte by byte, a word ending
+    /// at its space).
+    fn postings(&self) -> Vec<u64> {
         let mut postings = Vec::new();
         for (id, (_, words)) in self.members.iter().enumerate() {
-            let id = u32::try_from(id).unwrap_or(u32::MAX);
-            for word in words.name().chain(words.text()) {
-                postings.push((word_hash(word), id));
+            let id = u64::from(u32::try_from(id).unwrap_or(u32::MAX));
+            let mut hash = WORD_HASH_SEED;
+            let mut inside = false;
+            for &byte in words.joined.as_bytes() {
+                if byte == b' ' || byte == b'|' {
+                    if inside {
+                        postings.push(u64::from(hash) << 32 | id);
+                    }
+                    hash = WORD_HASH_SEED;
+                    inside = false;
+                } else {
+                    hash = word_hash_step(hash, byte);
+                    inside = true;
+                }
             }
         }
         postings.sort_unstable();
@@ -406,17 +425,24 @@ fn query_words(query: &str) -> impl Iterator<Item = Needle> {
         .map(|word| Needle::of(&word))
 }
 
-/// A fixed hash of a word (std's SipHash with its fixed keys). It never
+/// A fixed 32-bit hash of a word (FNV-1a over its bytes). It never
 /// reaches output: it only nominates candidates, which are then checked.
 fn word_hash(word: &str) -> u64 {
-    use std::hash::{DefaultHasher, Hash, Hasher};
-    let mut hasher = DefaultHasher::new();
-    word.hash(&mut hasher);
-    hasher.finish()
+    u64::from(word.bytes().fold(WORD_HASH_SEED, word_hash_step))
+}
+
+/// FNV-1a's 32-bit offset basis.
+const WORD_HASH_SEED: u32 = 0x811c_9dc5;
+
+/// One byte of FNV-1a (32-bit prime).
+fn word_hash_step(hash: u32, byte: u8) -> u32 {
+    (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -480,20 +506,154 @@ mod tests {
         assert_eq!(words("İx"), ["i\u{307}x"]);
     }
 
+    /// Both paths, and `rank` whichever it takes, on one catalog.
+    fn every_path<'a>(index: &SearchIndex<usize>, query: &str, names: &[&'a str]) -> Vec<&'a str> {
+        let name_of = |i: usize| names[i];
+        let by_scan = index.rank_by_scan(query, name_of);
+        assert_eq!(index.rank_by_index(query, name_of), by_scan, "{query:?}");
+        assert_eq!(index.rank(query, name_of), by_scan, "{query:?}");
+        by_scan.into_iter().map(name_of).collect()
+    }
+
+    fn indexed<'a>(caps: &[(&'a str, &'a str)]) -> (SearchIndex<usize>, Vec<&'a str>) {
+        let index = SearchIndex::new(caps.iter().enumerate().map(|(i, (n, t))| (i, *n, *t)));
+        (index, caps.iter().map(|(n, _)| *n).collect())
+    }
+
     #[test]
     fn name_hits_outweigh_description_hits_and_ties_go_by_name() {
-        let caps = [
+        // N = 3, `issue` in all three: weight ⌊16/9⌋ = 1 → 1. Scores:
+        // c_issue 3 + 1, b_issue 3, a_other 1.
+        let (index, names) = indexed(&[
             ("b_issue", "x"),
             ("a_other", "an issue"),
             ("c_issue", "issue"),
-        ];
-        let index = SearchIndex::new(caps.iter().enumerate().map(|(i, (n, t))| (i, *n, *t)));
-        let name_of = |i: usize| caps[i].0;
-        let names = |hits: Vec<usize>| hits.into_iter().map(name_of).collect::<Vec<_>>();
+        ]);
         assert_eq!(
-            names(index.rank("issue issue", name_of)),
+            every_path(&index, "issue issue", &names),
             ["c_issue", "b_issue", "a_other"]
         );
-        assert!(index.rank("nothing", name_of).is_empty());
+        assert!(every_path(&index, "nothing", &names).is_empty());
+    }
+
+    #[test]
+    fn a_word_is_held_whole_never_as_part_of_another() {
+        // `issue` is in none of these but as a piece of a longer word, or
+        // split from one by the camelCase rule in the query only.
+        let (index, names) = indexed(&[
+            ("issues", "reissue issue2 tissue"),
+            ("other", "myIssue get_issue"),
+            ("third", "ISSUE"),
+        ]);
+        // `myIssue` is `my`, `issue`; `get_issue` holds `issue`; ISSUE
+        // lowercases. df(issue) = 2 of N = 3: weight ⌊16/4⌋ = 4 → 3.
+        assert_eq!(every_path(&index, "issue", &names), ["other", "third"]);
+        assert_eq!(every_path(&index, "issues tissue", &names), ["issues"]);
+        // The `|` between name and text is never a word.
+        assert!(every_path(&index, "|", &names).is_empty());
+        assert_eq!(
+            every_path(&index, "issue|other", &names),
+            ["other", "third"]
+        );
+    }
+
+    #[test]
+    fn rank_scans_until_the_index_pays_for_itself() {
+        let (index, names) = indexed(&[("create_issue", "a"), ("list_issues", "b")]);
+        let name_of = |i: usize| names[i];
+        for _ in 0..SCAN_QUERIES {
+            assert_eq!(index.rank("create", name_of), [0]);
+            assert!(index.postings.get().is_none(), "built while scanning");
+        }
+        assert_eq!(index.rank("create", name_of), [0]);
+        assert!(index.postings.get().is_some(), "never built");
+        // A clone keeps the count and the index.
+        let copy = index.clone();
+        assert!(copy.postings.get().is_some());
+        assert_eq!(copy.rank("issues", name_of), [1]);
+        // Forcing a path builds or skips the index regardless of the count.
+        let (fresh, _) = indexed(&[("create_issue", "a")]);
+        assert_eq!(fresh.rank_by_scan("create", |_| "create_issue"), [0]);
+        assert!(fresh.postings.get().is_none());
+        assert_eq!(fresh.rank_by_index("create", |_| "create_issue"), [0]);
+        assert!(fresh.postings.get().is_some());
+    }
+
+    #[test]
+    fn words_of_a_candidate_keep_name_and_text_apart() {
+        let words = Words::of("getIssue", "Open an issue-tracker; ÀB");
+        assert_eq!(words.name().collect::<Vec<_>>(), ["get", "issue"]);
+        assert_eq!(
+            words.text().collect::<Vec<_>>(),
+            ["open", "an", "issue", "tracker", "àb"]
+        );
+        assert_eq!(words.hit(&Needle::of("issue")), 4);
+        assert_eq!(words.hit(&Needle::of("get")), 3);
+        assert_eq!(words.hit(&Needle::of("tracker")), 1);
+        assert_eq!(words.hit(&Needle::of("issues")), 0);
+        let empty = Words::of("", "");
+        assert_eq!(empty.name().count() + empty.text().count(), 0);
+        assert_eq!(empty.hit(&Needle::of("a")), 0);
+    }
+
+    /// Words with everything the tokenizer treats specially: camelCase,
+    /// separators, digits, case, non-ASCII, stopwords, prefixes of others.
+    const VOCABULARY: [&str; 24] = [
+        "issue",
+        "issues",
+        "Issue",
+        "getIssue",
+        "list_issues",
+        "create-issue",
+        "HTTPServer",
+        "httpserver",
+        "v2API",
+        "the",
+        "a",
+        "to",
+        "Über",
+        "über",
+        "İx",
+        "send",
+        "message",
+        "slack",
+        "SLACK",
+        "x9y",
+        "pull",
+        "Request",
+        "requests",
+        "42",
+    ];
+
+    fn phrase(max: usize) -> impl Strategy<Value = String> {
+        let separator = proptest::sample::select(&[" ", "_", "-", "", ". ", "|"][..]);
+        proptest::collection::vec(
+            (proptest::sample::select(&VOCABULARY[..]), separator),
+            0..=max,
+        )
+        .prop_map(|parts| parts.into_iter().map(|(w, s)| format!("{w}{s}")).collect())
+    }
+
+    proptest! {
+        /// The scan and the index rank every query of every catalog alike,
+        /// however many of each the run has answered.
+        #[test]
+        fn scan_and_index_rank_alike(
+            caps in proptest::collection::vec((phrase(3), phrase(8)), 0..40),
+            queries in proptest::collection::vec(phrase(4), 1..12),
+        ) {
+            let (index, names) = indexed(
+                &caps.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect::<Vec<_>>(),
+            );
+            // Names are not distinct here, as they are in a run: a tie of
+            // score and name falls back to the candidate's place on both.
+            let name_of = |i: usize| names[i];
+            for query in &queries {
+                let by_scan = index.rank_by_scan(query, name_of);
+                prop_assert!(by_scan.len() <= DESCRIBE_HITS);
+                prop_assert_eq!(&index.rank_by_index(query, name_of), &by_scan, "{:?}", query);
+                prop_assert_eq!(&index.rank(query, name_of), &by_scan, "{:?}", query);
+            }
+        }
     }
 }
