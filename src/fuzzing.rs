@@ -375,8 +375,12 @@ mod tests {
         let caps = ["common_b", "common_c", "common_thing", "rare_one"];
         let index =
             crate::search::SearchIndex::new(caps.iter().enumerate().map(|(i, n)| (i, *n, "x")));
-        let rank = || index.rank("common rare", |i: usize| caps[i]);
-        assert_eq!(rank(), [3, 0, 1, 2]);
-        mutant::with(Mutant::NoIdf, || assert_eq!(rank(), [0, 1, 2, 3]));
+        // Both ways a run answers a keyword query carry the hook.
+        let scan = || index.rank_by_scan("common rare", |i: usize| caps[i]);
+        let indexed = || index.rank_by_index("common rare", |i: usize| caps[i]);
+        assert_eq!(scan(), [3, 0, 1, 2]);
+        assert_eq!(indexed(), [3, 0, 1, 2]);
+        mutant::with(Mutant::NoIdf, || assert_eq!(scan(), [0, 1, 2, 3]));
+        mutant::with(Mutant::NoIdf, || assert_eq!(indexed(), [0, 1, 2, 3]));
     }
 }

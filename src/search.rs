@@ -2,17 +2,22 @@
 //! D22 weights (a name hit 3, a text hit 1), each multiplied by how rare
 //! the word is among this run's candidates, in integers only.
 //!
-//! A started run tokenizes every candidate once, into compact word lists,
-//! and builds an inverted index from word to the candidates that hold it —
-//! the first time a keyword query needs it, so runs that never search never
-//! pay for it, and admission never tokenizes. A query then touches only the
-//! candidates that share one of its words: the same postings give each
-//! word's `df` and its hits, so no query re-scans every description.
+//! A started run tokenizes every candidate once, the first time a keyword
+//! query needs it, so runs that never search never pay for it, and
+//! admission never tokenizes. Its first [`SCAN_QUERIES`] queries are
+//! answered by scanning every candidate's words for each query word (a
+//! query has a handful), which gives `df` and the hits at once; after
+//! that the run builds an inverted index from word to the candidates that
+//! hold it, so a query touches only the candidates that share one of its
+//! words. Both give the same scores in the same order; the index is worth
+//! building only for a run asked many queries (docs/decisions.md).
 //!
-//! The index is per run: its candidates are what that run is offered (a
+//! The search is per run: its candidates are what that run is offered (a
 //! child's are fewer than its parent's), so `N` and every `df` are too.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::DESCRIBE_HITS;
 
@@ -55,7 +60,7 @@ pub fn weight(candidates: usize, df: usize) -> u32 {
 /// `github`, `create`, `issue`; `getWeatherForecast` is `get`, `weather`,
 /// `forecast`; `HTTPServer` stays one word.
 ///
-/// Held as the lowercased text with one space between words (a word never
+/// Held as the lowercased text with a space after each word (a word never
 /// holds a space), so tokenizing a description is one pass and one
 /// allocation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,29 +72,7 @@ impl WordList {
     /// Tokenizes `text`.
     pub fn of(text: &str) -> WordList {
         let mut joined = String::with_capacity(text.len() + 8);
-        // The previous character, while inside a run of alphanumerics.
-        let mut previous: Option<char> = None;
-        for c in text.chars() {
-            if !c.is_alphanumeric() {
-                if previous.is_some() {
-                    joined.push(' ');
-                }
-                previous = None;
-                continue;
-            }
-            // The camelCase boundary: `tW` and `2W`, never `PS` (HTTPServer).
-            if previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
-                && c.is_ascii_uppercase()
-            {
-                joined.push(' ');
-            }
-            if c.is_ascii() {
-                joined.push(c.to_ascii_lowercase());
-            } else {
-                joined.extend(c.to_lowercase());
-            }
-            previous = Some(c);
-        }
+        tokenize(text, &mut joined);
         WordList { joined }
     }
 
@@ -104,6 +87,67 @@ impl WordList {
     }
 }
 
+/// Appends the words of `text` to `out`, each followed by one space.
+///
+/// ASCII, nearly every byte of a real catalog, is classified byte by byte
+/// without decoding; any other character is decoded and lowercased as
+/// SPEC §5 says (`char::is_alphanumeric`, `char::to_lowercase`).
+fn tokenize(text: &str, out: &mut String) {
+    /// Where the previous character left the tokenizer.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum After {
+        /// Outside a word (or at the start).
+        Gap,
+        /// Inside a word, after an ASCII lowercase letter or ASCII digit:
+        /// an ASCII uppercase letter here starts a new word (`tW`, `2W`).
+        LowerOrDigit,
+        /// Inside a word, after any other alphanumeric (`PS` in
+        /// `HTTPServer` stays together).
+        Other,
+    }
+    let mut after = After::Gap;
+    let mut at = 0;
+    while let Some(&byte) = text.as_bytes().get(at) {
+        if byte.is_ascii() {
+            at += 1;
+            if byte.is_ascii_lowercase() || byte.is_ascii_digit() {
+                out.push(char::from(byte));
+                after = After::LowerOrDigit;
+            } else if byte.is_ascii_uppercase() {
+                if after == After::LowerOrDigit {
+                    out.push(' ');
+                }
+                out.push(char::from(byte.to_ascii_lowercase()));
+                after = After::Other;
+            } else {
+                if after != After::Gap {
+                    out.push(' ');
+                }
+                after = After::Gap;
+            }
+            continue;
+        }
+        // `at` is always on a character boundary: it moves by whole
+        // ASCII bytes or whole characters.
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        at += c.len_utf8();
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+            after = After::Other;
+        } else {
+            if after != After::Gap {
+                out.push(' ');
+            }
+            after = After::Gap;
+        }
+    }
+    if after != After::Gap {
+        out.push(' ');
+    }
+}
+
 /// The words of `text`, sorted and distinct (see [`WordList`]).
 pub fn words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = WordList::of(text).iter().map(str::to_string).collect();
@@ -112,63 +156,136 @@ pub fn words(text: &str) -> Vec<String> {
     words
 }
 
-/// A candidate's words, split by where they score.
+/// A candidate's words, split by where they score: its name's (a hit
+/// weighs 3) and its description's or disclosure's (a hit weighs 1).
+///
+/// Held as one string, ` name words | text words `: a space before and
+/// after every word, and `|` (never in a word) between the two parts.
+/// Whether the candidate holds a word is then whether the string holds
+/// the word padded with spaces ([`Needle`]), one substring search —
+/// which std runs with SIMD on the common, missing, case.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Words {
-    /// Words of the name (a hit weighs 3).
-    pub name: WordList,
-    /// Words of the description or disclosure (a hit weighs 1).
-    pub text: WordList,
+    joined: String,
+    /// Where the name's words end: at the `|`.
+    name_end: usize,
 }
 
 impl Words {
     /// Tokenizes a candidate's name and description.
     pub fn of(name: &str, text: &str) -> Words {
-        Words {
-            name: WordList::of(name),
-            text: WordList::of(text),
-        }
+        let mut joined = String::with_capacity(name.len() + text.len() + 8);
+        joined.push(' ');
+        tokenize(name, &mut joined);
+        let name_end = joined.len();
+        joined.push_str("| ");
+        tokenize(text, &mut joined);
+        Words { joined, name_end }
     }
 
-    /// D22's hit for `word`: 3 in the name, plus 1 in the text; 0 when it
+    /// The words of the name, in order (with repeats).
+    pub fn name(&self) -> impl Iterator<Item = &str> {
+        self.part(..self.name_end)
+    }
+
+    /// The words of the text, in order (with repeats).
+    pub fn text(&self) -> impl Iterator<Item = &str> {
+        self.part(self.name_end + 1..)
+    }
+
+    fn part(
+        &self,
+        range: impl std::slice::SliceIndex<str, Output = str>,
+    ) -> impl Iterator<Item = &str> {
+        (self.joined.get(range).unwrap_or_default())
+            .split(' ')
+            .filter(|word| !word.is_empty())
+    }
+
+    /// D22's hit for a word: 3 in the name, plus 1 in the text; 0 when it
     /// holds the word in neither.
-    fn hit(&self, word: &str) -> u64 {
-        3 * u64::from(self.name.contains(word)) + u64::from(self.text.contains(word))
+    fn hit(&self, word: &Needle) -> u64 {
+        let needle = word.0.as_str();
+        // Most candidates hold a given word nowhere: one search says so.
+        if !self.joined.contains(needle) {
+            return 0;
+        }
+        let Some((name, text)) = self.joined.split_at_checked(self.name_end) else {
+            return 0;
+        };
+        3 * u64::from(name.contains(needle)) + u64::from(text.contains(needle))
     }
 }
 
-/// The inverted index of a started run over its candidates (SPEC §5): the
-/// hash of each word → the candidates that hold it.
+/// A query word padded with a space on each side: a [`Words`] holds the
+/// word exactly when its string holds this.
+struct Needle(String);
+
+impl Needle {
+    fn of(word: &str) -> Needle {
+        Needle(format!(" {word} "))
+    }
+
+    fn word(&self) -> &str {
+        self.0.trim_matches(' ')
+    }
+}
+
+/// The keyword search of a started run over its candidates (SPEC §5).
 ///
-/// Postings are one sorted vector of `(word hash, candidate)`, built with
-/// one allocation instead of a string per word; a hash only nominates a
-/// candidate, and the candidate's own word lists decide, so a collision
-/// can cost time but never change a `df` or a score.
-#[derive(Clone, Debug)]
+/// Every candidate is tokenized once, when the search is made. A query is
+/// then answered one of two ways, with the same scores and the same order:
+///
+/// - **by scan** ([`SearchIndex::rank_by_scan`]): each query word is
+///   looked up in every candidate's word lists, which gives its `df` and
+///   its hits at once. Nothing is built, so a run asked a few keyword
+///   queries (the usual agent run: ~50 candidates, 3–4 queries) pays only
+///   for tokenizing.
+/// - **by the inverted index** ([`SearchIndex::rank_by_index`]): the hash
+///   of each word → the candidates that hold it, built on first use, so a
+///   query touches only the candidates that share one of its words.
+///
+/// [`SearchIndex::rank`] scans the first [`SCAN_QUERIES`] queries and then
+/// builds the index: building costs about as much as that many scans
+/// (docs/decisions.md), so no run pays much more than twice the cheaper
+/// of the two, whatever its size and however often it is asked.
+#[derive(Debug)]
 pub struct SearchIndex<M> {
     members: Vec<(M, Words)>,
-    postings: Vec<(u64, u32)>,
+    /// Sorted `word hash << 32 | candidate`, one `u64` a posting, built
+    /// with one allocation instead of a string per word; a hash only
+    /// nominates a candidate, and the candidate's own words decide, so a
+    /// collision can cost time but never change a `df` or a score.
+    postings: OnceLock<Vec<u64>>,
+    /// How many keyword queries [`SearchIndex::rank`] has answered.
+    asked: AtomicUsize,
+}
+
+/// How many keyword queries a run answers by scan before it builds its
+/// inverted index (see [`SearchIndex`]).
+pub const SCAN_QUERIES: usize = 8;
+
+impl<M: Clone> Clone for SearchIndex<M> {
+    fn clone(&self) -> SearchIndex<M> {
+        SearchIndex {
+            members: self.members.clone(),
+            postings: self.postings.clone(),
+            asked: AtomicUsize::new(self.asked.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl<M: Copy> SearchIndex<M> {
-    /// Tokenizes and indexes the run's candidates, each with its name and
-    /// its description or disclosure. They are all of `N`.
+    /// Tokenizes the run's candidates, each with its name and its
+    /// description or disclosure. They are all of `N`.
     pub fn new<'t>(members: impl IntoIterator<Item = (M, &'t str, &'t str)>) -> SearchIndex<M> {
-        let mut index = SearchIndex {
-            members: Vec::new(),
-            postings: Vec::new(),
-        };
-        for (member, name, text) in members {
-            let id = u32::try_from(index.members.len()).unwrap_or(u32::MAX);
-            let words = Words::of(name, text);
-            for word in words.name.iter().chain(words.text.iter()) {
-                index.postings.push((word_hash(word), id));
-            }
-            index.members.push((member, words));
+        SearchIndex {
+            members: (members.into_iter())
+                .map(|(member, name, text)| (member, Words::of(name, text)))
+                .collect(),
+            postings: OnceLock::new(),
+            asked: AtomicUsize::new(0),
         }
-        index.postings.sort_unstable();
-        index.postings.dedup();
-        index
     }
 
     /// The best `DESCRIBE_HITS` candidates for `query` (SPEC §5): each
@@ -176,64 +293,156 @@ impl<M: Copy> SearchIndex<M> {
     /// holds adds `weight(N, df) · (3·[in name] + 1·[in text])`; score 0 is
     /// no hit; order is score descending, then name in byte order.
     /// `name_of` gives a candidate's name.
+    ///
+    /// By scan for the first [`SCAN_QUERIES`] queries, then by the index;
+    /// the answer is the same either way.
     pub fn rank<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
-        let candidates = self.members.len();
-        let mut scores: BTreeMap<u32, u64> = BTreeMap::new();
-        let mut holders: Vec<(u32, u64)> = Vec::new();
-        for word in words(query) {
-            if is_stopword(&word) {
-                continue;
-            }
+        if self.asked.fetch_add(1, Ordering::Relaxed) < SCAN_QUERIES {
+            self.rank_by_scan(query, name_of)
+        } else {
+            self.rank_by_index(query, name_of)
+        }
+    }
+
+    /// [`SearchIndex::rank`], by looking each query word up in every
+    /// candidate's words.
+    pub fn rank_by_scan<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
+        let mut scores = vec![0u64; self.members.len()];
+        let mut holders: Vec<(usize, u64)> = Vec::new();
+        for word in query_words(query) {
             holders.clear();
-            let hash = word_hash(&word);
-            let start = self.postings.partition_point(|p| p.0 < hash);
-            for &(_, id) in self.postings[start..].iter().take_while(|p| p.0 == hash) {
-                let Some((_, words)) = self.members.get(id as usize) else {
-                    continue;
-                };
+            for (id, (_, words)) in self.members.iter().enumerate() {
                 let hit = words.hit(&word);
                 if hit > 0 {
                     holders.push((id, hit));
                 }
             }
+            let weight = u64::from(weight(self.members.len(), holders.len()));
+            #[cfg(any(test, feature = "mutants"))]
+            let weight = crate::mutant::weight(weight);
+            for &(id, hit) in &holders {
+                scores[id] += weight * hit;
+            }
+        }
+        self.best(scores.into_iter().enumerate(), name_of)
+    }
+
+    /// [`SearchIndex::rank`], through the inverted index (built by the
+    /// first call).
+    pub fn rank_by_index<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
+        let postings = self.postings.get_or_init(|| self.postings());
+        let mut scores: BTreeMap<usize, u64> = BTreeMap::new();
+        let mut holders: Vec<(usize, u64)> = Vec::new();
+        for word in query_words(query) {
+            holders.clear();
+            let hash = word_hash(word.word());
+            let start = postings.partition_point(|p| p >> 32 < hash);
+            for id in (postings[start..].iter())
+                .take_while(|p| *p >> 32 == hash)
+                .map(|p| *p as u32)
+            {
+                let Some((_, words)) = self.members.get(id as usize) else {
+                    continue;
+                };
+                let hit = words.hit(&word);
+                if hit > 0 {
+                    holders.push((id as usize, hit));
+                }
+            }
             // `df` is the number of holders; a word in no candidate has
             // none and adds nothing.
-            let weight = u64::from(weight(candidates, holders.len()));
+            let weight = u64::from(weight(self.members.len(), holders.len()));
             #[cfg(any(test, feature = "mutants"))]
             let weight = crate::mutant::weight(weight);
             for &(id, hit) in &holders {
                 *scores.entry(id).or_default() += weight * hit;
             }
         }
-        let mut hits: Vec<(u64, &str, M)> = scores
-            .into_iter()
+        self.best(scores.into_iter(), name_of)
+    }
+
+    /// The postings of every candidate's words, hashed in one pass over
+    /// each candidate's string ([`word_hash`] byte by byte, a word ending
+    /// at its space).
+    fn postings(&self) -> Vec<u64> {
+        let mut postings = Vec::new();
+        for (id, (_, words)) in self.members.iter().enumerate() {
+            let id = u64::from(u32::try_from(id).unwrap_or(u32::MAX));
+            let mut hash = WORD_HASH_SEED;
+            let mut inside = false;
+            for &byte in words.joined.as_bytes() {
+                if byte == b' ' || byte == b'|' {
+                    if inside {
+                        postings.push(u64::from(hash) << 32 | id);
+                    }
+                    hash = WORD_HASH_SEED;
+                    inside = false;
+                } else {
+                    hash = word_hash_step(hash, byte);
+                    inside = true;
+                }
+            }
+        }
+        postings.sort_unstable();
+        postings.dedup();
+        postings
+    }
+
+    /// The first `DESCRIBE_HITS` of the candidates that scored: score
+    /// descending, then name in byte order (names are distinct; the
+    /// candidate's place breaks a tie that cannot happen, so both paths
+    /// agree even then).
+    fn best<'a>(
+        &self,
+        scores: impl Iterator<Item = (usize, u64)>,
+        name_of: impl Fn(M) -> &'a str,
+    ) -> Vec<M> {
+        let mut hits: Vec<(u64, &str, usize, M)> = scores
+            .filter(|&(_, score)| score > 0)
             .filter_map(|(id, score)| {
-                let (member, _) = *self.members.get(id as usize)?;
-                Some((score, name_of(member), member))
+                let (member, _) = *self.members.get(id)?;
+                Some((score, name_of(member), id, member))
             })
             .collect();
         hits.sort_unstable_by(|a, b| {
-            b.0.cmp(&a.0)
+            (b.0.cmp(&a.0))
                 .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+                .then_with(|| a.2.cmp(&b.2))
         });
         hits.into_iter()
             .take(DESCRIBE_HITS)
-            .map(|(_, _, member)| member)
+            .map(|(_, _, _, member)| member)
             .collect()
     }
 }
 
-/// A fixed hash of a word (std's SipHash with its fixed keys). It never
+/// SPEC §5's query words, before `df`: the distinct words of `query`
+/// that are not stopwords. (A word no candidate holds has `df` 0, no
+/// holder, and adds nothing.)
+fn query_words(query: &str) -> impl Iterator<Item = Needle> {
+    (words(query).into_iter())
+        .filter(|word| !is_stopword(word))
+        .map(|word| Needle::of(&word))
+}
+
+/// A fixed 32-bit hash of a word (FNV-1a over its bytes). It never
 /// reaches output: it only nominates candidates, which are then checked.
 fn word_hash(word: &str) -> u64 {
-    use std::hash::{DefaultHasher, Hash, Hasher};
-    let mut hasher = DefaultHasher::new();
-    word.hash(&mut hasher);
-    hasher.finish()
+    u64::from(word.bytes().fold(WORD_HASH_SEED, word_hash_step))
+}
+
+/// FNV-1a's 32-bit offset basis.
+const WORD_HASH_SEED: u32 = 0x811c_9dc5;
+
+/// One byte of FNV-1a (32-bit prime).
+fn word_hash_step(hash: u32, byte: u8) -> u32 {
+    (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -297,20 +506,154 @@ mod tests {
         assert_eq!(words("İx"), ["i\u{307}x"]);
     }
 
+    /// Both paths, and `rank` whichever it takes, on one catalog.
+    fn every_path<'a>(index: &SearchIndex<usize>, query: &str, names: &[&'a str]) -> Vec<&'a str> {
+        let name_of = |i: usize| names[i];
+        let by_scan = index.rank_by_scan(query, name_of);
+        assert_eq!(index.rank_by_index(query, name_of), by_scan, "{query:?}");
+        assert_eq!(index.rank(query, name_of), by_scan, "{query:?}");
+        by_scan.into_iter().map(name_of).collect()
+    }
+
+    fn indexed<'a>(caps: &[(&'a str, &'a str)]) -> (SearchIndex<usize>, Vec<&'a str>) {
+        let index = SearchIndex::new(caps.iter().enumerate().map(|(i, (n, t))| (i, *n, *t)));
+        (index, caps.iter().map(|(n, _)| *n).collect())
+    }
+
     #[test]
     fn name_hits_outweigh_description_hits_and_ties_go_by_name() {
-        let caps = [
+        // N = 3, `issue` in all three: weight ⌊16/9⌋ = 1 → 1. Scores:
+        // c_issue 3 + 1, b_issue 3, a_other 1.
+        let (index, names) = indexed(&[
             ("b_issue", "x"),
             ("a_other", "an issue"),
             ("c_issue", "issue"),
-        ];
-        let index = SearchIndex::new(caps.iter().enumerate().map(|(i, (n, t))| (i, *n, *t)));
-        let name_of = |i: usize| caps[i].0;
-        let names = |hits: Vec<usize>| hits.into_iter().map(name_of).collect::<Vec<_>>();
+        ]);
         assert_eq!(
-            names(index.rank("issue issue", name_of)),
+            every_path(&index, "issue issue", &names),
             ["c_issue", "b_issue", "a_other"]
         );
-        assert!(index.rank("nothing", name_of).is_empty());
+        assert!(every_path(&index, "nothing", &names).is_empty());
+    }
+
+    #[test]
+    fn a_word_is_held_whole_never_as_part_of_another() {
+        // `issue` is in none of these but as a piece of a longer word, or
+        // split from one by the camelCase rule in the query only.
+        let (index, names) = indexed(&[
+            ("issues", "reissue issue2 tissue"),
+            ("other", "myIssue get_issue"),
+            ("third", "ISSUE"),
+        ]);
+        // `myIssue` is `my`, `issue`; `get_issue` holds `issue`; ISSUE
+        // lowercases. df(issue) = 2 of N = 3: weight ⌊16/4⌋ = 4 → 3.
+        assert_eq!(every_path(&index, "issue", &names), ["other", "third"]);
+        assert_eq!(every_path(&index, "issues tissue", &names), ["issues"]);
+        // The `|` between name and text is never a word.
+        assert!(every_path(&index, "|", &names).is_empty());
+        assert_eq!(
+            every_path(&index, "issue|other", &names),
+            ["other", "third"]
+        );
+    }
+
+    #[test]
+    fn rank_scans_until_the_index_pays_for_itself() {
+        let (index, names) = indexed(&[("create_issue", "a"), ("list_issues", "b")]);
+        let name_of = |i: usize| names[i];
+        for _ in 0..SCAN_QUERIES {
+            assert_eq!(index.rank("create", name_of), [0]);
+            assert!(index.postings.get().is_none(), "built while scanning");
+        }
+        assert_eq!(index.rank("create", name_of), [0]);
+        assert!(index.postings.get().is_some(), "never built");
+        // A clone keeps the count and the index.
+        let copy = index.clone();
+        assert!(copy.postings.get().is_some());
+        assert_eq!(copy.rank("issues", name_of), [1]);
+        // Forcing a path builds or skips the index regardless of the count.
+        let (fresh, _) = indexed(&[("create_issue", "a")]);
+        assert_eq!(fresh.rank_by_scan("create", |_| "create_issue"), [0]);
+        assert!(fresh.postings.get().is_none());
+        assert_eq!(fresh.rank_by_index("create", |_| "create_issue"), [0]);
+        assert!(fresh.postings.get().is_some());
+    }
+
+    #[test]
+    fn words_of_a_candidate_keep_name_and_text_apart() {
+        let words = Words::of("getIssue", "Open an issue-tracker; ÀB");
+        assert_eq!(words.name().collect::<Vec<_>>(), ["get", "issue"]);
+        assert_eq!(
+            words.text().collect::<Vec<_>>(),
+            ["open", "an", "issue", "tracker", "àb"]
+        );
+        assert_eq!(words.hit(&Needle::of("issue")), 4);
+        assert_eq!(words.hit(&Needle::of("get")), 3);
+        assert_eq!(words.hit(&Needle::of("tracker")), 1);
+        assert_eq!(words.hit(&Needle::of("issues")), 0);
+        let empty = Words::of("", "");
+        assert_eq!(empty.name().count() + empty.text().count(), 0);
+        assert_eq!(empty.hit(&Needle::of("a")), 0);
+    }
+
+    /// Words with everything the tokenizer treats specially: camelCase,
+    /// separators, digits, case, non-ASCII, stopwords, prefixes of others.
+    const VOCABULARY: [&str; 24] = [
+        "issue",
+        "issues",
+        "Issue",
+        "getIssue",
+        "list_issues",
+        "create-issue",
+        "HTTPServer",
+        "httpserver",
+        "v2API",
+        "the",
+        "a",
+        "to",
+        "Über",
+        "über",
+        "İx",
+        "send",
+        "message",
+        "slack",
+        "SLACK",
+        "x9y",
+        "pull",
+        "Request",
+        "requests",
+        "42",
+    ];
+
+    fn phrase(max: usize) -> impl Strategy<Value = String> {
+        let separator = proptest::sample::select(&[" ", "_", "-", "", ". ", "|"][..]);
+        proptest::collection::vec(
+            (proptest::sample::select(&VOCABULARY[..]), separator),
+            0..=max,
+        )
+        .prop_map(|parts| parts.into_iter().map(|(w, s)| format!("{w}{s}")).collect())
+    }
+
+    proptest! {
+        /// The scan and the index rank every query of every catalog alike,
+        /// however many of each the run has answered.
+        #[test]
+        fn scan_and_index_rank_alike(
+            caps in proptest::collection::vec((phrase(3), phrase(8)), 0..40),
+            queries in proptest::collection::vec(phrase(4), 1..12),
+        ) {
+            let (index, names) = indexed(
+                &caps.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect::<Vec<_>>(),
+            );
+            // Names are not distinct here, as they are in a run: a tie of
+            // score and name falls back to the candidate's place on both.
+            let name_of = |i: usize| names[i];
+            for query in &queries {
+                let by_scan = index.rank_by_scan(query, name_of);
+                prop_assert!(by_scan.len() <= DESCRIBE_HITS);
+                prop_assert_eq!(&index.rank_by_index(query, name_of), &by_scan, "{:?}", query);
+                prop_assert_eq!(&index.rank(query, name_of), &by_scan, "{:?}", query);
+            }
+        }
     }
 }

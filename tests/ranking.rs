@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use disclose::search::{STOPWORDS, weight};
+use disclose::search::{SCAN_QUERIES, STOPWORDS, weight};
 use disclose::{Approval, Catalog, Effect, Mode, Profile, Run, ShelfSkill, ToolDecl};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -467,6 +467,22 @@ proptest! {
         prop_assume!(!is_exact(&run, &q));
         let expected = spec_ranking(&q, &candidates);
         prop_assert_eq!(listed(&run, &q).unwrap_or_default(), expected, "query {:?}", q);
+    }
+
+    /// A run asked many keyword queries answers the first few by scan and
+    /// the rest through its inverted index (`search::SCAN_QUERIES`): every
+    /// answer, either way, is SPEC §5 read independently.
+    #[test]
+    fn every_answer_of_a_long_run_is_section_5(
+        decls in vec(decl(), 1..24),
+        queries in vec(query(), SCAN_QUERIES + 1..SCAN_QUERIES + 6),
+        child in any::<bool>(),
+    ) {
+        let (run, candidates) = started(&decls, child);
+        for q in queries.iter().filter(|q| !is_exact(&run, q)) {
+            let expected = spec_ranking(q, &candidates);
+            prop_assert_eq!(listed(&run, q).unwrap_or_default(), expected, "query {:?}", q);
+        }
     }
 }
 
