@@ -441,8 +441,6 @@ fn word_hash_step(hash: u32, byte: u8) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
 
     #[test]
@@ -596,63 +594,72 @@ mod tests {
         assert_eq!(empty.hit(&Needle::of("a")), 0);
     }
 
-    /// Words with everything the tokenizer treats specially: camelCase,
-    /// separators, digits, case, non-ASCII, stopwords, prefixes of others.
-    const VOCABULARY: [&str; 24] = [
-        "issue",
-        "issues",
-        "Issue",
-        "getIssue",
-        "list_issues",
-        "create-issue",
-        "HTTPServer",
-        "httpserver",
-        "v2API",
-        "the",
-        "a",
-        "to",
-        "Über",
-        "über",
-        "İx",
-        "send",
-        "message",
-        "slack",
-        "SLACK",
-        "x9y",
-        "pull",
-        "Request",
-        "requests",
-        "42",
-    ];
+    /// Generated catalogs and queries need proptest, which the library
+    /// alone (`default-features = false`) does not build with.
+    #[cfg(feature = "testkit")]
+    mod properties {
+        use proptest::prelude::*;
 
-    fn phrase(max: usize) -> impl Strategy<Value = String> {
-        let separator = proptest::sample::select(&[" ", "_", "-", "", ". ", "|"][..]);
-        proptest::collection::vec(
-            (proptest::sample::select(&VOCABULARY[..]), separator),
-            0..=max,
-        )
-        .prop_map(|parts| parts.into_iter().map(|(w, s)| format!("{w}{s}")).collect())
-    }
+        use super::*;
 
-    proptest! {
-        /// The scan and the index rank every query of every catalog alike,
-        /// however many of each the run has answered.
-        #[test]
-        fn scan_and_index_rank_alike(
-            caps in proptest::collection::vec((phrase(3), phrase(8)), 0..40),
-            queries in proptest::collection::vec(phrase(4), 1..12),
-        ) {
-            let (index, names) = indexed(
-                &caps.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect::<Vec<_>>(),
-            );
-            // Names are not distinct here, as they are in a run: a tie of
-            // score and name falls back to the candidate's place on both.
-            let name_of = |i: usize| names[i];
-            for query in &queries {
-                let by_scan = index.rank_by_scan(query, name_of);
-                prop_assert!(by_scan.len() <= DESCRIBE_HITS);
-                prop_assert_eq!(&index.rank_by_index(query, name_of), &by_scan, "{:?}", query);
-                prop_assert_eq!(&index.rank(query, name_of), &by_scan, "{:?}", query);
+        /// Words with everything the tokenizer treats specially: camelCase,
+        /// separators, digits, case, non-ASCII, stopwords, prefixes of others.
+        const VOCABULARY: [&str; 24] = [
+            "issue",
+            "issues",
+            "Issue",
+            "getIssue",
+            "list_issues",
+            "create-issue",
+            "HTTPServer",
+            "httpserver",
+            "v2API",
+            "the",
+            "a",
+            "to",
+            "Über",
+            "über",
+            "İx",
+            "send",
+            "message",
+            "slack",
+            "SLACK",
+            "x9y",
+            "pull",
+            "Request",
+            "requests",
+            "42",
+        ];
+
+        fn phrase(max: usize) -> impl Strategy<Value = String> {
+            let separator = proptest::sample::select(&[" ", "_", "-", "", ". ", "|"][..]);
+            proptest::collection::vec(
+                (proptest::sample::select(&VOCABULARY[..]), separator),
+                0..=max,
+            )
+            .prop_map(|parts| parts.into_iter().map(|(w, s)| format!("{w}{s}")).collect())
+        }
+
+        proptest! {
+            /// The scan and the index rank every query of every catalog alike,
+            /// however many of each the run has answered.
+            #[test]
+            fn scan_and_index_rank_alike(
+                caps in proptest::collection::vec((phrase(3), phrase(8)), 0..40),
+                queries in proptest::collection::vec(phrase(4), 1..12),
+            ) {
+                let (index, names) = indexed(
+                    &caps.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect::<Vec<_>>(),
+                );
+                // Names are not distinct here, as they are in a run: a tie of
+                // score and name falls back to the candidate's place on both.
+                let name_of = |i: usize| names[i];
+                for query in &queries {
+                    let by_scan = index.rank_by_scan(query, name_of);
+                    prop_assert!(by_scan.len() <= DESCRIBE_HITS);
+                    prop_assert_eq!(&index.rank_by_index(query, name_of), &by_scan, "{:?}", query);
+                    prop_assert_eq!(&index.rank(query, name_of), &by_scan, "{:?}", query);
+                }
             }
         }
     }
