@@ -17,22 +17,19 @@
 use disclose::{Approval, Effect, ToolDecl};
 use serde_json::{Map, Value, json};
 
-/// SplitMix64: tiny, fast, and the same on every platform.
-pub struct Rng(u64);
+/// The fuzzer's seeded SplitMix64 (`disclose::generate::draw::Rng`: the same
+/// bits on every platform), with the draws this generator makes.
+pub struct Rng(disclose::generate::draw::Rng);
 
 impl Rng {
     /// A generator for `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(disclose::generate::draw::Rng::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`).

@@ -203,33 +203,7 @@ fn object_schema(rng: &mut Rng) -> Value {
         3 => Some(("dependentRequired", json!({ "a": ["b"] }))),
         _ => Some(("patternProperties", json!({ "^x": { "type": "string" } }))),
     };
-    let mut schema = Map::new();
-    if typed {
-        schema.insert("type".into(), json!("object"));
-    }
-    if !properties.is_empty() {
-        let properties: Map<String, Value> = properties
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        schema.insert("properties".into(), Value::Object(properties));
-    }
-    let mut unique: Vec<&str> = Vec::new();
-    for key in required {
-        if !unique.contains(&key) {
-            unique.push(key);
-        }
-    }
-    if !unique.is_empty() {
-        schema.insert("required".into(), json!(unique));
-    }
-    if let Some(additional) = additional {
-        schema.insert("additionalProperties".into(), additional);
-    }
-    if let Some((keyword, value)) = extra {
-        schema.insert(keyword.into(), value);
-    }
-    Value::Object(schema)
+    super::schema::assemble(properties, required, additional, typed, extra)
 }
 
 /// [`super::schema`].

@@ -68,35 +68,49 @@ pub fn object_schema() -> BoxedStrategy<Value> {
         extra,
     )
         .prop_map(|(properties, required, additional, typed, extra)| {
-            let mut schema = Map::new();
-            if typed {
-                schema.insert("type".into(), json!("object"));
-            }
-            if !properties.is_empty() {
-                let properties: Map<String, Value> = properties
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), v))
-                    .collect();
-                schema.insert("properties".into(), Value::Object(properties));
-            }
-            let mut unique: Vec<&str> = Vec::new();
-            for key in required {
-                if !unique.contains(&key) {
-                    unique.push(key);
-                }
-            }
-            if !unique.is_empty() {
-                schema.insert("required".into(), json!(unique));
-            }
-            if let Some(additional) = additional {
-                schema.insert("additionalProperties".into(), additional);
-            }
-            if let Some((keyword, value)) = extra {
-                schema.insert(keyword.into(), value);
-            }
-            Value::Object(schema)
+            assemble(properties, required, additional, typed, extra)
         })
         .boxed()
+}
+
+/// An object schema from its drawn parts (shared with [`super::draw`], so
+/// the proptest strategy and the seeded draw build the same shapes): the
+/// keys in `required` deduplicated in order, `properties` and `required`
+/// left out when empty.
+pub(crate) fn assemble(
+    properties: Vec<(&str, Value)>,
+    required: Vec<&str>,
+    additional: Option<Value>,
+    typed: bool,
+    extra: Option<(&str, Value)>,
+) -> Value {
+    let mut schema = Map::new();
+    if typed {
+        schema.insert("type".into(), json!("object"));
+    }
+    if !properties.is_empty() {
+        let properties: Map<String, Value> = properties
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        schema.insert("properties".into(), Value::Object(properties));
+    }
+    let mut unique: Vec<&str> = Vec::new();
+    for key in required {
+        if !unique.contains(&key) {
+            unique.push(key);
+        }
+    }
+    if !unique.is_empty() {
+        schema.insert("required".into(), json!(unique));
+    }
+    if let Some(additional) = additional {
+        schema.insert("additionalProperties".into(), additional);
+    }
+    if let Some((keyword, value)) = extra {
+        schema.insert(keyword.into(), value);
+    }
+    Value::Object(schema)
 }
 
 /// Input schemas that admission must refuse (`admit.schema`), or that pass
