@@ -38,8 +38,8 @@ pub fn is_stopword(word: &str) -> bool {
 
 /// SPEC §5: `weight(w)`, the bit length of `⌊(N+1)² / df²⌋` in unsigned
 /// 128-bit integers: `⌊2·log₂((N+1)/df)⌋ + 1`, at least 1 while
-/// `df ≤ N`. A word in every candidate weighs 1; a word in one of 1,000
-/// weighs 20.
+/// `df ≤ N`. A word in every candidate weighs 1 (from N = 3 on: with
+/// fewer candidates it weighs 2 or 3); a word in one of 1,000 weighs 20.
 ///
 /// `df` is at least 1 for every word that reaches it (a word in no
 /// candidate is dropped from the query); 0 is treated as 1 rather than
@@ -81,8 +81,9 @@ impl WordList {
         self.joined.split_terminator(' ')
     }
 
-    /// Whether `word` is one of them.
-    pub fn contains(&self, word: &str) -> bool {
+    /// Whether `word` is one of them (tests read lists with it).
+    #[cfg(test)]
+    fn contains(&self, word: &str) -> bool {
         self.iter().any(|w| w == word)
     }
 }
@@ -183,16 +184,19 @@ impl Words {
         Words { joined, name_end }
     }
 
-    /// The words of the name, in order (with repeats).
-    pub fn name(&self) -> impl Iterator<Item = &str> {
+    /// The words of the name, in order (with repeats; tests read them).
+    #[cfg(test)]
+    fn name(&self) -> impl Iterator<Item = &str> {
         self.part(..self.name_end)
     }
 
-    /// The words of the text, in order (with repeats).
-    pub fn text(&self) -> impl Iterator<Item = &str> {
+    /// The words of the text, in order (with repeats; tests read them).
+    #[cfg(test)]
+    fn text(&self) -> impl Iterator<Item = &str> {
         self.part(self.name_end + 1..)
     }
 
+    #[cfg(test)]
     fn part(
         &self,
         range: impl std::slice::SliceIndex<str, Output = str>,
@@ -242,7 +246,8 @@ impl Needle {
 ///   queries (the usual agent run: ~50 candidates, 3–4 queries) pays only
 ///   for tokenizing.
 /// - **by the inverted index** ([`SearchIndex::rank_by_index`]): the hash
-///   of each word → the candidates that hold it, built on first use, so a
+///   of each word → the candidates that hold it, built the first time it is
+///   used (by [`SearchIndex::rank`], on query `SCAN_QUERIES + 1`), so a
 ///   query touches only the candidates that share one of its words.
 ///
 /// [`SearchIndex::rank`] scans the first [`SCAN_QUERIES`] queries and then

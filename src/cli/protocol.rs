@@ -122,7 +122,7 @@ pub fn run(case: &str, ops: &[&str]) -> String {
     let mut out =
         String::with_capacity(32 + case.len() + ops.iter().map(|o| o.len() + 1).sum::<usize>());
     out.push_str(r#"{"cmd":"run","case":"#);
-    out.push_str(&Value::from(case).to_string());
+    push_string(&mut out, case);
     out.push_str(r#","ops":["#);
     for (i, op) in ops.iter().enumerate() {
         if i > 0 {
@@ -277,14 +277,10 @@ impl Answer {
 }
 
 /// Appends `text` as a JSON string, escaped exactly as serde_json escapes
-/// it everywhere else in the protocol.
+/// it everywhere else in the protocol (SPEC §10's string form), without an
+/// intermediate string.
 fn push_string(out: &mut String, text: &str) {
-    // A `str` always serializes; the `Display` of a `Value` is the same
-    // escaping, kept as the fallback should that ever change.
-    match serde_json::to_string(text) {
-        Ok(quoted) => out.push_str(&quoted),
-        Err(_) => out.push_str(&Value::from(text).to_string()),
-    }
+    disclose::canonical::write_string(out, text);
 }
 
 /// Which of the three answers a message claims to be, by its keys; `None`

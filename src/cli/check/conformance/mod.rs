@@ -10,7 +10,10 @@
 //!
 //! The harness works while the implementation does: one more thread reads
 //! and parses every session and its golden ahead, once for all the
-//! implementations, and each implementation's thread sends case k+1 as
+//! implementations (so they stay within `LOOKAHEAD` cases of one another:
+//! a slow one holds the preparer back, and the others wait for it; the
+//! total time is the slowest one's either way), and each implementation's
+//! thread sends case k+1 as
 //! soon as answer k has been read and found to be an answer, and judges
 //! answer k against its golden only then. One run is in flight per
 //! process, as `docs/protocol.md` says; outcomes land in corpus order
@@ -550,16 +553,10 @@ fn drive(
             .take()
             .and_then(|flight| driver.collect(flight, cases));
         in_flight = driver.send(index, ready, cases);
-        if let Some((flight, outputs)) = to_judge {
-            driver.record(flight.index, judge(&flight.prepared, outputs));
-        }
+        driver.judge(to_judge);
     }
-    if let Some((flight, outputs)) = in_flight
-        .take()
-        .and_then(|flight| driver.collect(flight, cases))
-    {
-        driver.record(flight.index, judge(&flight.prepared, outputs));
-    }
+    let last = in_flight.and_then(|flight| driver.collect(flight, cases));
+    driver.judge(last);
     let Driver {
         process,
         outcomes,
@@ -625,7 +622,11 @@ impl<'a> Driver<'a> {
             self.record(index, Outcome::NotRun);
             return None;
         };
-        match process.send(&prepared.message, prepared.invalid.clone()) {
+        let sent = match &prepared.invalid {
+            Some(why) => Err(process.refuse(why.clone())),
+            None => process.send(&prepared.message),
+        };
+        match sent {
             Ok(sent) => Some(InFlight {
                 index,
                 prepared,
@@ -671,8 +672,18 @@ impl<'a> Driver<'a> {
         flight: InFlight,
         cases: &[&'a SessionFile],
     ) -> Option<(InFlight, Vec<String>)> {
-        let process = self.process.as_mut()?;
         let case = cases[flight.index].name();
+        let Some(process) = self.process.as_mut() else {
+            // A case is in flight only while its process lives; were that
+            // ever broken, the case is reported, not lost.
+            self.record(
+                flight.index,
+                Outcome::Io(format!(
+                    "\"{case}\" was in flight to a process that is gone (a harness bug)"
+                )),
+            );
+            return None;
+        };
         match answered(process, case, &flight, self.settings) {
             Answered::Judge(outputs) => Some((flight, outputs)),
             Answered::Settled(outcome, keep) => {
@@ -682,6 +693,13 @@ impl<'a> Driver<'a> {
                 self.record(flight.index, outcome);
                 None
             }
+        }
+    }
+
+    /// Judges a collected answer against its golden, and records it.
+    fn judge(&mut self, collected: Option<(InFlight, Vec<String>)>) {
+        if let Some((flight, outputs)) = collected {
+            self.record(flight.index, judge(&flight.prepared, outputs));
         }
     }
 

@@ -137,7 +137,10 @@ impl Process {
     /// Says hello and reads the reply.
     pub fn hello(&mut self, settings: &Settings) -> Result<HelloReply, Trouble> {
         let hello = protocol::hello();
-        let sent = self.send(&hello, own_trouble(&hello, Kind::Hello, settings))?;
+        if let Some(why) = own_trouble(&hello, Kind::Hello, settings) {
+            return Err(self.refuse(why));
+        }
+        let sent = self.send(&hello)?;
         let reply = self.receive(sent, settings)?;
         if settings.validate
             && let Err(why) = Kind::HelloReply.validate(&reply.value)
@@ -148,13 +151,15 @@ impl Process {
             .map_err(|why| self.broke(format!("its hello reply is wrong: {why}"), &reply))
     }
 
-    /// Sends one message, unless the harness found it breaks its own schema
-    /// (`invalid`, from [`own_trouble`]): that kills the process, a bug
-    /// here, not there. Returns when it was sent, for [`Process::receive`].
-    pub fn send(&mut self, message: &str, invalid: Option<String>) -> Result<Instant, Trouble> {
-        if let Some(why) = invalid {
-            return Err(self.trouble(format!("the harness's own message {why}"), None));
-        }
+    /// The trouble for a message the harness found to break its own schema
+    /// ([`own_trouble`]), sent instead of it: a bug here, not there.
+    pub fn refuse(&mut self, why: String) -> Trouble {
+        self.trouble(format!("the harness's own message {why}"), None)
+    }
+
+    /// Sends one message. Returns when it was sent, for
+    /// [`Process::receive`].
+    pub fn send(&mut self, message: &str) -> Result<Instant, Trouble> {
         let mut line = Vec::with_capacity(message.len() + 1);
         line.extend_from_slice(message.as_bytes());
         line.push(b'\n');
