@@ -430,6 +430,8 @@ mod tests {
             json!({"properties": {"a": {"type": "Number"}, "b": {"type": ["null", 3]}}}),
             json!({"properties": {"a": {}, "z": {"description": "untyped"}}}),
             json!({"required": [], "additionalProperties": true}),
+            // Names that share their first bytes: looked up past the first.
+            json!({"required": ["page"], "properties": {"page": {"type": "integer"}, "path": {"type": "string"}, "pa": {"type": "boolean"}}, "additionalProperties": false}),
         ];
         let args = [
             json!({}),
@@ -445,6 +447,10 @@ mod tests {
             json!({"a": 2, "b": null, "q": "x", "z": {}}),
             json!([1]),
             json!(null),
+            json!({"page": 2, "path": "x", "pa": true}),
+            json!({"page": "2", "path": 1}),
+            json!({"pa": 1, "page": 1}),
+            json!({"pat": 1, "page": 1}),
         ];
         for schema in &schemas {
             let plan = FitPlan::new(schema);
