@@ -540,6 +540,20 @@ mod tests {
     }
 
     #[test]
+    fn a_word_hash_collision_changes_no_df_and_no_hit() {
+        // FNV-1a's 32 bits collide on these two words: the index nominates
+        // x1 for `liquid`, and the check of its words must turn it away.
+        assert_eq!(word_hash("liquid"), word_hash("costarring"));
+        // N = 3. liquid: df 1 (x1 holds only `costarring`), weight
+        // bit_length(⌊16/1⌋) = 5; soap: df 1, weight 5. x0 5 and x2 5, tied
+        // by name; counting x1 would make liquid's df 2 (weight 3) and put
+        // x2 first.
+        let (index, names) = indexed(&[("x0", "liquid"), ("x1", "costarring"), ("x2", "soap")]);
+        assert_eq!(every_path(&index, "liquid soap", &names), ["x0", "x2"]);
+        assert_eq!(every_path(&index, "costarring", &names), ["x1"]);
+    }
+
+    #[test]
     fn a_word_is_held_whole_never_as_part_of_another() {
         // `issue` is in none of these but as a piece of a longer word, or
         // split from one by the camelCase rule in the query only.
