@@ -418,16 +418,11 @@ fn first_difference(rendered: &str, expected: &[u8]) -> String {
     String::new()
 }
 
-/// A permutation of `0..n` from `seed` (Fisher–Yates over splitmix64).
+/// A permutation of `0..n` from `seed` (Fisher–Yates over the generators'
+/// SplitMix64).
 pub(super) fn permutation(n: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::generate::draw::Rng::new(seed);
+    let mut next = move || rng.next_u64();
     let mut order: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
         let j = usize::try_from(next() % (i as u64 + 1)).unwrap_or(0);
