@@ -1,5 +1,5 @@
-//! P1 (issue 5): replaying a realistic session — `session::parse` (typed
-//! reader plus the shipped JSON Schema on every line) and `replay::replay` —
+//! P1 (issue 5): replaying a realistic session — `session::parse` (the
+//! typed reader of every line) and `replay::replay` —
 //! vs only parsing its lines into `serde_json::Value`, on the same bytes in
 //! the same run. `script/bench` divides the two medians.
 //!
