@@ -2,6 +2,7 @@
 //! a call through `call` is unwrapped, and the door every call passes —
 //! direct calls, the child profile (§8) and the mode gate (§3).
 
+use rapidfuzz::distance::levenshtein;
 use serde_json::Value;
 
 use crate::CALL;
@@ -91,22 +92,27 @@ impl Run {
     /// `call.unknown`, naming the offered tools (other than `call`) nearest
     /// to `name` by Levenshtein distance over chars, ties by name.
     fn unknown(&self, name: &str) -> Refusal {
-        let asked = name.chars().count();
-        // The best NEAREST_NAMES so far, sorted by (distance, name); a
-        // candidate whose length alone puts it farther than the last is
-        // skipped without computing its distance (the distance is at least
-        // the difference in length).
+        // One comparator for every candidate: `rapidfuzz`'s bit-parallel
+        // Levenshtein (Hyyrö's form of Myers' algorithm) builds `name`'s
+        // pattern once. Once NEAREST_NAMES are held, a candidate is only
+        // worth its distance if that is at most the last one's (a tie may
+        // still win by name), so the comparator is told that cutoff and
+        // gives up on a farther candidate early (`None`).
+        let asked = levenshtein::BatchComparator::new(name.chars());
+        // The best NEAREST_NAMES so far, sorted by (distance, name).
         let mut best: Vec<(usize, &str)> = Vec::with_capacity(NEAREST_NAMES + 1);
         for tool in self.offered_tools().filter(|t| t.name() != CALL) {
             let candidate = tool.name();
-            // Minted names are ASCII (SPEC §2 check 3): bytes are chars.
-            let floor = asked.abs_diff(candidate.len());
-            if best.len() == NEAREST_NAMES && best.last().is_some_and(|(d, _)| floor > *d) {
-                continue;
-            }
-            // `strsim` rather than our own: benches/nearest.rs timed both
-            // side by side and ours was not faster (docs/decisions.md).
-            let distance = strsim::levenshtein(name, candidate);
+            let distance = match best.get(NEAREST_NAMES - 1) {
+                Some(&(cutoff, _)) => {
+                    let args = levenshtein::Args::default().score_cutoff(cutoff);
+                    match asked.distance_with_args(candidate.chars(), &args) {
+                        Some(distance) => distance,
+                        None => continue,
+                    }
+                }
+                None => asked.distance(candidate.chars()),
+            };
             let at = best
                 .partition_point(|(d, n)| (*d, n.as_bytes()) <= (distance, candidate.as_bytes()));
             best.insert(at, (distance, candidate));
@@ -121,12 +127,90 @@ impl Run {
 
 #[cfg(test)]
 mod tests {
+    use super::levenshtein;
+
     #[test]
     fn levenshtein_is_over_chars() {
         // SPEC §6 check 3 counts chars, not bytes: `é` is one edit from `e`.
-        assert_eq!(strsim::levenshtein("kitten", "sitting"), 3);
-        assert_eq!(strsim::levenshtein("", "abc"), 3);
-        assert_eq!(strsim::levenshtein("é", "e"), 1);
-        assert_eq!(strsim::levenshtein("same", "same"), 0);
+        let distance = |a: &str, b: &str| levenshtein::distance(a.chars(), b.chars());
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("é", "e"), 1);
+        assert_eq!(distance("same", "same"), 0);
+        // With a cutoff, a distance past it is `None`, one at it is kept.
+        let kitten = levenshtein::BatchComparator::new("kitten".chars());
+        let at = |cutoff| levenshtein::Args::default().score_cutoff(cutoff);
+        assert_eq!(
+            kitten.distance_with_args("sitting".chars(), &at(3)),
+            Some(3)
+        );
+        assert_eq!(kitten.distance_with_args("sitting".chars(), &at(2)), None);
+    }
+
+    /// Generated catalogs and names need proptest, which the library alone
+    /// (`default-features = false`) does not build with.
+    #[cfg(feature = "testkit")]
+    mod properties {
+        use proptest::prelude::*;
+        use serde_json::json;
+
+        use crate::{CALL, Catalog, Mode, NEAREST_NAMES, Refusal, ToolCall, ToolDecl};
+
+        /// SPEC §6 check 3 by its letter: every offered name but `call`,
+        /// its Levenshtein distance over chars by the textbook table, sorted
+        /// by (distance, name), the first NEAREST_NAMES.
+        fn nearest_by_the_letter(offered: &[&str], asked: &str) -> Vec<String> {
+            let asked: Vec<char> = asked.chars().collect();
+            let distance = |name: &str| {
+                let name: Vec<char> = name.chars().collect();
+                let mut row: Vec<usize> = (0..=name.len()).collect();
+                for (i, a) in asked.iter().enumerate() {
+                    let mut next = vec![i + 1];
+                    for (j, b) in name.iter().enumerate() {
+                        let cost = row[j] + usize::from(a != b);
+                        next.push(cost.min(row[j + 1] + 1).min(next[j] + 1));
+                    }
+                    row = next;
+                }
+                row[name.len()]
+            };
+            let mut all: Vec<(usize, &str)> = offered
+                .iter()
+                .filter(|n| **n != CALL)
+                .map(|n| (distance(n), *n))
+                .collect();
+            all.sort_by(|a, b| (a.0, a.1.as_bytes()).cmp(&(b.0, b.1.as_bytes())));
+            all.into_iter()
+                .take(NEAREST_NAMES)
+                .map(|(_, n)| n.to_string())
+                .collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            /// The cutoff only skips work: the nearest names are the ones
+            /// the letter of §6 gives, for ASCII and non-ASCII asked names,
+            /// names longer than 64 chars, and catalogs of many near ties.
+            #[test]
+            fn nearest_names_are_the_letter_of_section_6(
+                names in proptest::collection::vec("[a-d_]{1,9}", 0..40),
+                asked in "[a-dé_ ]{0,12}|[a-d]{60,80}",
+            ) {
+                let mut catalog = Catalog::new();
+                for name in &names {
+                    // Collisions and duplicates are refused; that is fine.
+                    let _ = catalog.admit_tool(&ToolDecl::new("host", name.as_str(), "d", json!({})));
+                }
+                let run = catalog.start(Mode::Work);
+                let offered: Vec<&str> = run.offered_tools().map(|t| t.name()).collect();
+                prop_assume!(!offered.contains(&asked.as_str()));
+                let call = ToolCall { id: "c".into(), name: asked.clone(), args: json!({}) };
+                let Err(Refusal::Unknown { nearest, .. }) = run.call(&call) else {
+                    return Err(TestCaseError::fail(format!("{asked} is not call.unknown")));
+                };
+                prop_assert_eq!(nearest, nearest_by_the_letter(&offered, &asked));
+            }
+        }
     }
 }

@@ -88,10 +88,10 @@ fn the_library_alone_brings_no_harness_crate() {
     direct.sort_unstable();
     direct.dedup();
     // Depth 2 from the scratch crate is disclose's own dependencies:
-    // strsim is `call.unknown`'s edit distance (docs/decisions.md).
+    // rapidfuzz is `call.unknown`'s edit distance (docs/decisions.md).
     assert_eq!(
         direct,
-        ["blake3", "jsonschema", "serde_json", "strsim", "zmij"]
+        ["blake3", "jsonschema", "rapidfuzz", "serde_json", "zmij"]
     );
 
     // The default features bring the harness, so the check above can fail.
