@@ -1,0 +1,239 @@
+//! The reader's fast path: an op line straight into its [`OpKind`], by
+//! serde's derive, without first building the line's own `Value` map and
+//! then looking every field up in it (the fields' values that are JSON —
+//! `input_schema`, `args` — are still `Value`s).
+//!
+//! It answers only lines it is sure of and says nothing about the rest: a
+//! line it cannot read (not JSON, a key twice, a mistyped or unknown field,
+//! `null` anywhere a string is wanted, a word outside its op's set, the
+//! header) gets `None`, and the [`LineReader`](super::LineReader) reads it
+//! again, as the one judge of a line, to give the answer or the error with
+//! its line and column. So whenever this says `Some`, the reader's answer is
+//! the same op; the tests check that on every line shape and corpus line.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use super::{OP_NAMES, OpKind};
+use crate::call::ToolCall;
+use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use crate::mode::{Mode, Profile};
+use crate::provider::Provider;
+
+/// Every field any op takes but the header's; which of them an op takes is
+/// [`FIELDS`]'s business. A field given as `null` fails the read (an
+/// optional field set to `null` is mistyped, not absent: docs/decisions.md).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    op: String,
+    #[serde(default, deserialize_with = "given")]
+    origin: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    description: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    input_schema: Option<Value>,
+    #[serde(default, deserialize_with = "given")]
+    effect: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    approval: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    admitted: Option<bool>,
+    #[serde(default, deserialize_with = "given")]
+    disclosure: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    address: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    body: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    hash: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    package: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    text: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    mode: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    profile: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    provider: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    id: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    args: Option<Value>,
+}
+
+/// A field that is present is `Some`, whatever JSON it holds (`null` too,
+/// where the type is `Value`); serde's own `Option` would read `null` as
+/// absent.
+fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+const ORIGIN: u32 = 1;
+const NAME: u32 = 1 << 1;
+const DESCRIPTION: u32 = 1 << 2;
+const INPUT_SCHEMA: u32 = 1 << 3;
+const EFFECT: u32 = 1 << 4;
+const APPROVAL: u32 = 1 << 5;
+const ADMITTED: u32 = 1 << 6;
+const DISCLOSURE: u32 = 1 << 7;
+const ADDRESS: u32 = 1 << 8;
+const BODY: u32 = 1 << 9;
+const HASH: u32 = 1 << 10;
+const PACKAGE: u32 = 1 << 11;
+const TEXT: u32 = 1 << 12;
+const MODE: u32 = 1 << 13;
+const PROFILE: u32 = 1 << 14;
+const PROVIDER: u32 = 1 << 15;
+const ID: u32 = 1 << 16;
+const ARGS: u32 = 1 << 17;
+
+/// Each op's (required, optional) fields besides `op`, as SPEC §11 and
+/// `corpora/session.schema.json` give them; the header is left to the
+/// reader.
+const FIELDS: [(&str, u32, u32); 13] = [
+    (
+        "tool",
+        ORIGIN | NAME | DESCRIPTION | INPUT_SCHEMA,
+        EFFECT | APPROVAL | ADMITTED,
+    ),
+    ("skill", NAME | DISCLOSURE | ADDRESS, HASH | PACKAGE),
+    ("carried_skill", NAME | DISCLOSURE | BODY, HASH | PACKAGE),
+    ("dev", TEXT, 0),
+    ("start", MODE, PROFILE),
+    ("render", 0, 0),
+    ("tool_defs", 0, PROVIDER),
+    ("describe", NAME, 0),
+    ("call", ID | NAME | ARGS, 0),
+    ("switch_mode", MODE, 0),
+    ("expand", NAME, 0),
+    ("pins", 0, 0),
+    ("digests", 0, 0),
+];
+
+impl Line {
+    fn fields(&self) -> u32 {
+        [
+            (self.origin.is_some(), ORIGIN),
+            (self.name.is_some(), NAME),
+            (self.description.is_some(), DESCRIPTION),
+            (self.input_schema.is_some(), INPUT_SCHEMA),
+            (self.effect.is_some(), EFFECT),
+            (self.approval.is_some(), APPROVAL),
+            (self.admitted.is_some(), ADMITTED),
+            (self.disclosure.is_some(), DISCLOSURE),
+            (self.address.is_some(), ADDRESS),
+            (self.body.is_some(), BODY),
+            (self.hash.is_some(), HASH),
+            (self.package.is_some(), PACKAGE),
+            (self.text.is_some(), TEXT),
+            (self.mode.is_some(), MODE),
+            (self.profile.is_some(), PROFILE),
+            (self.provider.is_some(), PROVIDER),
+            (self.id.is_some(), ID),
+            (self.args.is_some(), ARGS),
+        ]
+        .into_iter()
+        .filter(|(given, _)| *given)
+        .fold(0, |fields, (_, bit)| fields | bit)
+    }
+}
+
+/// The op of a line after the header, when the fast path is sure of it.
+pub(super) fn op_kind(raw: &str) -> Option<OpKind> {
+    let line: Line = serde_json::from_str(raw).ok()?;
+    let &(op, required, optional) = FIELDS.iter().find(|(op, ..)| *op == line.op)?;
+    debug_assert!(OP_NAMES.contains(&op));
+    let fields = line.fields();
+    if fields & required != required || fields & !(required | optional) != 0 {
+        return None;
+    }
+    // Every required field is present, so the defaults below are never
+    // taken.
+    let Line {
+        origin,
+        name,
+        description,
+        input_schema,
+        effect,
+        approval,
+        admitted,
+        disclosure,
+        address,
+        body,
+        hash,
+        package,
+        text,
+        mode,
+        profile,
+        provider,
+        id,
+        args,
+        ..
+    } = line;
+    let mode = mode.map(|m| Mode::parse(&m));
+    Some(match op {
+        "tool" => OpKind::Tool {
+            decl: ToolDecl {
+                origin: origin.unwrap_or_default(),
+                name: name.unwrap_or_default(),
+                description: description.unwrap_or_default(),
+                input_schema: input_schema.unwrap_or_default().into(),
+                effect: Effect::from_declared(effect.as_deref()),
+                approval: Approval::from_declared(approval.as_deref()),
+            },
+            admitted: admitted.unwrap_or(true),
+        },
+        "skill" => OpKind::Skill(ShelfSkill {
+            name: name.unwrap_or_default(),
+            disclosure: disclosure.unwrap_or_default(),
+            address: address.unwrap_or_default(),
+            hash,
+            package,
+        }),
+        "carried_skill" => OpKind::CarriedSkill(CarriedSkill {
+            name: name.unwrap_or_default(),
+            disclosure: disclosure.unwrap_or_default(),
+            body: body.unwrap_or_default(),
+            hash,
+            package,
+        }),
+        "dev" => OpKind::Dev {
+            text: text.unwrap_or_default(),
+        },
+        "start" => OpKind::Start {
+            mode: mode.flatten()?,
+            profile: match profile {
+                None => None,
+                Some(word) => Some(Profile::parse(&word)?),
+            },
+        },
+        "render" => OpKind::Render,
+        "tool_defs" => OpKind::ToolDefs {
+            provider: match provider {
+                None => Provider::default(),
+                Some(word) => Provider::parse(&word)?,
+            },
+        },
+        "describe" => OpKind::Describe {
+            name: name.unwrap_or_default(),
+        },
+        "call" => OpKind::Call(ToolCall {
+            id: id.unwrap_or_default(),
+            name: name.unwrap_or_default(),
+            args: args.unwrap_or_default(),
+        }),
+        "switch_mode" => OpKind::SwitchMode {
+            mode: mode.flatten()?,
+        },
+        "expand" => OpKind::Expand {
+            name: name.unwrap_or_default(),
+        },
+        "pins" => OpKind::Pins,
+        "digests" => OpKind::Digests,
+        _ => return None,
+    })
+}
