@@ -807,6 +807,16 @@ mod tests {
                 }
             }
         }
+        // Escaped words (the shapes above are written unescaped).
+        lines.extend(
+            [
+                r#"{"op":"rend\u0065r"}"#,
+                r#"{"op":"start","mode":"\u0063hat","profile":"scou\u0074"}"#,
+                r#"{"op":"tool_defs","provider":"openai\u005fchat"}"#,
+                r#"{"op":"tool","origin":"host","name":"t","description":"d","input_schema":{},"effect":"re\u0061d"}"#,
+            ]
+            .map(String::from),
+        );
         let (mut accepted, mut rejected) = (0, 0);
         for line in &lines {
             let reader = reader_accepts(line);

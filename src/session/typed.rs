@@ -11,6 +11,10 @@
 //! its line and column. So whenever this says `Some`, the reader's answer is
 //! the same op; the tests check that on every line shape and corpus line.
 
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
@@ -25,8 +29,12 @@ use crate::provider::Provider;
 /// optional field set to `null` is mistyped, not absent: docs/decisions.md).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Line {
-    op: String,
+struct Line<'a> {
+    /// The op and the other words that only choose something are borrowed
+    /// from the line when they need no unescaping (nearly always), so they
+    /// cost no allocation.
+    #[serde(borrow)]
+    op: Cow<'a, str>,
     #[serde(default, deserialize_with = "given")]
     origin: Option<String>,
     #[serde(default, deserialize_with = "given")]
@@ -35,10 +43,10 @@ struct Line {
     description: Option<String>,
     #[serde(default, deserialize_with = "given")]
     input_schema: Option<Value>,
-    #[serde(default, deserialize_with = "given")]
-    effect: Option<String>,
-    #[serde(default, deserialize_with = "given")]
-    approval: Option<String>,
+    #[serde(default, borrow, deserialize_with = "given_word")]
+    effect: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "given_word")]
+    approval: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "given")]
     admitted: Option<bool>,
     #[serde(default, deserialize_with = "given")]
@@ -53,12 +61,12 @@ struct Line {
     package: Option<String>,
     #[serde(default, deserialize_with = "given")]
     text: Option<String>,
-    #[serde(default, deserialize_with = "given")]
-    mode: Option<String>,
-    #[serde(default, deserialize_with = "given")]
-    profile: Option<String>,
-    #[serde(default, deserialize_with = "given")]
-    provider: Option<String>,
+    #[serde(default, borrow, deserialize_with = "given_word")]
+    mode: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "given_word")]
+    profile: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "given_word")]
+    provider: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "given")]
     id: Option<String>,
     #[serde(default, deserialize_with = "given")]
@@ -70,6 +78,27 @@ struct Line {
 /// absent.
 fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
+}
+
+/// [`given`] for a word, borrowed where the line allows.
+fn given_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    struct Word;
+    impl<'de> Visitor<'de> for Word {
+        type Value = Cow<'de, str>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_borrowed_str<E: de::Error>(self, word: &'de str) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(word))
+        }
+
+        fn visit_str<E: de::Error>(self, word: &str) -> Result<Self::Value, E> {
+            Ok(Cow::Owned(word.to_string()))
+        }
+    }
+    d.deserialize_str(Word).map(Some)
 }
 
 const ORIGIN: u32 = 1;
@@ -114,7 +143,7 @@ const FIELDS: [(&str, u32, u32); 13] = [
     ("digests", 0, 0),
 ];
 
-impl Line {
+impl Line<'_> {
     fn fields(&self) -> u32 {
         [
             (self.origin.is_some(), ORIGIN),
