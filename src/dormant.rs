@@ -87,43 +87,59 @@ pub fn room_for(total: usize) -> usize {
     room
 }
 
-/// A dormant capability's two possible index lines, built once at start.
+/// A dormant capability's two possible index lines, built once at start as
+/// one string: the hinted line `- [skill ]<name>: <hint>\n`, whose first
+/// `bare_end` bytes followed by `\n` are the bare line `- [skill ]<name>\n`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DormantLine {
-    name: String,
     hinted: String,
-    bare: String,
+    name_at: usize,
+    bare_end: usize,
 }
 
 impl DormantLine {
     /// A dormant tool: `- <name>: <hint>\n` or `- <name>\n`.
     pub fn tool(name: &str, hint: &str) -> DormantLine {
-        DormantLine {
-            name: name.to_string(),
-            hinted: format!("- {name}: {hint}\n"),
-            bare: format!("- {name}\n"),
-        }
+        DormantLine::of("- ", name, hint)
     }
 
     /// A skill: `- skill <name>: <hint>\n` or `- skill <name>\n`.
     pub fn skill(name: &str, hint: &str) -> DormantLine {
+        DormantLine::of("- skill ", name, hint)
+    }
+
+    fn of(prefix: &str, name: &str, hint: &str) -> DormantLine {
+        let mut hinted = String::with_capacity(prefix.len() + name.len() + hint.len() + 3);
+        hinted.push_str(prefix);
+        hinted.push_str(name);
+        let bare_end = hinted.len();
+        hinted.push_str(": ");
+        hinted.push_str(hint);
+        hinted.push('\n');
         DormantLine {
-            name: name.to_string(),
-            hinted: format!("- skill {name}: {hint}\n"),
-            bare: format!("- skill {name}\n"),
+            hinted,
+            name_at: prefix.len(),
+            bare_end,
         }
     }
 
     /// The capability's name.
     pub fn name(&self) -> &str {
-        &self.name
+        self.hinted
+            .get(self.name_at..self.bare_end)
+            .unwrap_or_default()
+    }
+
+    /// The bare line without its newline.
+    fn bare(&self) -> &str {
+        self.hinted.get(..self.bare_end).unwrap_or_default()
     }
 
     /// The lengths the packer sees.
     pub fn entry(&self) -> Entry {
         Entry {
             hinted: self.hinted.len(),
-            bare: self.bare.len(),
+            bare: self.bare_end + 1,
         }
     }
 }
@@ -137,10 +153,13 @@ pub fn write_index(out: &mut String, lines: &[DormantLine]) {
     let packed = pack(room_for(lines.len()), lines.iter().map(DormantLine::entry));
     out.push_str(INDEX_HEADER);
     for (line, shown) in lines.iter().zip(&packed.shown) {
-        out.push_str(match shown {
-            Shown::Hinted => &line.hinted,
-            Shown::Bare => &line.bare,
-        });
+        match shown {
+            Shown::Hinted => out.push_str(&line.hinted),
+            Shown::Bare => {
+                out.push_str(line.bare());
+                out.push('\n');
+            }
+        }
     }
     if packed.left > 0 {
         out.push_str(&marker(packed.left));
@@ -153,6 +172,29 @@ mod tests {
 
     fn e(hinted: usize, bare: usize) -> Entry {
         Entry { hinted, bare }
+    }
+
+    #[test]
+    fn a_line_is_hinted_or_bare_and_names_its_capability() {
+        let tool = DormantLine::tool("github__get_issue", "Get an issue");
+        let skill = DormantLine::skill("triage", "Sort new issues");
+        assert_eq!((tool.name(), skill.name()), ("github__get_issue", "triage"));
+        // SPEC §4: `- <name>: <hint>` / `- <name>`, skills with `skill `.
+        let (hinted, bare) = (
+            "- github__get_issue: Get an issue\n",
+            "- github__get_issue\n",
+        );
+        assert_eq!(tool.entry(), e(hinted.len(), bare.len()));
+        let (skill_hinted, skill_bare) = ("- skill triage: Sort new issues\n", "- skill triage\n");
+        assert_eq!(skill.entry(), e(skill_hinted.len(), skill_bare.len()));
+        // Both fit hinted; a hint wider than the ceiling leaves its line bare.
+        let mut out = String::new();
+        write_index(&mut out, &[tool, skill.clone()]);
+        assert_eq!(out, format!("{INDEX_HEADER}{hinted}{skill_hinted}"));
+        let wide = DormantLine::tool("t", &"h".repeat(2000));
+        let mut out = String::new();
+        write_index(&mut out, &[wide, skill]);
+        assert_eq!(out, format!("{INDEX_HEADER}- t\n{skill_hinted}"));
     }
 
     #[test]
