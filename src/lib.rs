@@ -54,7 +54,8 @@
 //!
 //! - With `default-features = false`, the crate is the catalog and the pure
 //!   session, replay, transcript, recording and import core; it depends on
-//!   `serde_json`, `jsonschema`, `blake3`, `zmij` and `rapidfuzz` only.
+//!   `serde_json`, `serde` (derive), `jsonschema`, `blake3`, `zmij`,
+//!   `rapidfuzz` and `memchr` only.
 //! - `testkit` adds `generate` (proptest strategies for declarations and
 //!   whole sessions) and `fuzzing` (the driver of `disclose fuzz`).
 //! - `cli` (the default) adds `testkit`, `golden` (a transcript against its

@@ -19,6 +19,8 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use memchr::memmem;
+
 use crate::DESCRIBE_HITS;
 
 /// SPEC §5: the words a query drops, in byte order (75 of them).
@@ -209,29 +211,39 @@ impl Words {
     /// D22's hit for a word: 3 in the name, plus 1 in the text; 0 when it
     /// holds the word in neither.
     fn hit(&self, word: &Needle) -> u64 {
-        let needle = word.0.as_str();
+        let joined = self.joined.as_bytes();
         // Most candidates hold a given word nowhere: one search says so.
-        if !self.joined.contains(needle) {
-            return 0;
+        // A match never spans the name and the text (`|` is in no word),
+        // and the first match is in the name exactly when the name holds
+        // the word.
+        match word.finder.find(joined) {
+            None => 0,
+            Some(first) if first < self.name_end => {
+                let text = joined.get(self.name_end..).unwrap_or_default();
+                3 + u64::from(word.finder.find(text).is_some())
+            }
+            Some(_) => 1,
         }
-        let Some((name, text)) = self.joined.split_at_checked(self.name_end) else {
-            return 0;
-        };
-        3 * u64::from(name.contains(needle)) + u64::from(text.contains(needle))
     }
 }
 
 /// A query word padded with a space on each side: a [`Words`] holds the
-/// word exactly when its string holds this.
-struct Needle(String);
+/// word exactly when its string holds this. Its searcher is built once per
+/// query word and used on every candidate (`memchr`'s `memmem`).
+struct Needle {
+    padded: String,
+    finder: memmem::Finder<'static>,
+}
 
 impl Needle {
     fn of(word: &str) -> Needle {
-        Needle(format!(" {word} "))
+        let padded = format!(" {word} ");
+        let finder = memmem::Finder::new(padded.as_bytes()).into_owned();
+        Needle { padded, finder }
     }
 
     fn word(&self) -> &str {
-        self.0.trim_matches(' ')
+        self.padded.trim_matches(' ')
     }
 }
 
