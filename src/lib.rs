@@ -77,6 +77,7 @@ pub mod golden;
 pub mod hint;
 pub mod import;
 pub mod invariants;
+mod metaschema;
 pub mod mode;
 #[cfg(any(test, feature = "mutants"))]
 pub mod mutant;

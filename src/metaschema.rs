@@ -1,0 +1,335 @@
+//! The draft 2020-12 meta-schema verdict of SPEC §2 check 6, decided without
+//! the `jsonschema` crate when a schema is plainly valid.
+//!
+//! [`is_valid`] answers exactly what `jsonschema::draft202012::meta::is_valid`
+//! answers. Most tool schemas use a dozen keywords whose meta-schema
+//! constraints are one JSON type each (`"type": "string"`, an array of unique
+//! strings, a non-negative integer, a subschema), so a walk that checks those
+//! constraints exactly proves such a schema valid in a few hundred
+//! instructions, where the compiled meta-schema spends thousands. The walk
+//! only ever proves validity: any keyword outside its list, any value it is
+//! unsure of (a float where an integer is required, a string with a `format`
+//! such as `$ref`), and any nesting deeper than [`MAX_DEPTH`] hands the whole
+//! schema to the crate, which stays the authority on everything else.
+//!
+//! The constraints are those of the meta-schema the crate embeds
+//! (`referencing` 0.61.2, `metaschemas/draft2020-12/meta/*.json`): the
+//! meta-schema allows both objects and booleans as (sub)schemas, and
+//! `$dynamicRef: "#meta"` makes every subschema position the whole
+//! meta-schema again.
+
+use serde_json::Value;
+
+/// Deeper subschemas than this are left to the crate: the walk recurses, and
+/// real tool schemas nest a handful of levels.
+const MAX_DEPTH: usize = 32;
+
+/// `validation.json`'s `simpleTypes`.
+const SIMPLE_TYPES: [&str; 7] = [
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+/// Whether `schema` is a valid JSON Schema under the draft 2020-12
+/// meta-schema: `jsonschema::draft202012::meta::is_valid(schema)`, with the
+/// common case decided by [`surely_valid`].
+pub(crate) fn is_valid(schema: &Value) -> bool {
+    surely_valid(schema) || jsonschema::draft202012::meta::is_valid(schema)
+}
+
+/// True only when every keyword of `schema` and of each of its subschemas
+/// is one whose meta-schema constraint is checked here exactly (or more
+/// strictly), and holds. False means "not proven", never "invalid".
+pub(crate) fn surely_valid(schema: &Value) -> bool {
+    subschema(schema, 0)
+}
+
+/// A schema position (`$dynamicRef: "#meta"`): the meta-schema's top-level
+/// `"type": ["object", "boolean"]`, then every keyword.
+fn subschema(value: &Value, depth: usize) -> bool {
+    match value {
+        Value::Bool(_) => true,
+        Value::Object(map) => {
+            depth < MAX_DEPTH
+                && map
+                    .iter()
+                    .all(|(name, value)| keyword(name, value, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// One keyword's value against its meta-schema constraint; false for every
+/// keyword not listed (the crate decides those).
+fn keyword(name: &str, value: &Value, depth: usize) -> bool {
+    match name {
+        // validation.json: a simple type, or a non-empty array of unique ones.
+        "type" => match value {
+            Value::String(ty) => SIMPLE_TYPES.contains(&ty.as_str()),
+            Value::Array(types) => {
+                !types.is_empty()
+                    && types
+                        .iter()
+                        .all(|ty| ty.as_str().is_some_and(|ty| SIMPLE_TYPES.contains(&ty)))
+                    && unique_strings(types)
+            }
+            _ => false,
+        },
+        // validation.json `stringArray`: strings, `uniqueItems`; may be empty.
+        "required" => value
+            .as_array()
+            .is_some_and(|names| names.iter().all(Value::is_string) && unique_strings(names)),
+        // applicator.json / core.json: an object whose values are subschemas.
+        "properties" | "$defs" => value
+            .as_object()
+            .is_some_and(|map| map.values().all(|schema| subschema(schema, depth))),
+        // applicator.json: one subschema.
+        "items" | "additionalProperties" | "not" => subschema(value, depth),
+        // applicator.json `schemaArray`: a non-empty array of subschemas.
+        "anyOf" | "oneOf" | "allOf" => value.as_array().is_some_and(|schemas| {
+            !schemas.is_empty() && schemas.iter().all(|schema| subschema(schema, depth))
+        }),
+        // validation.json `enum` and meta-data.json `examples`: any array.
+        "enum" | "examples" => value.is_array(),
+        // validation.json `const: true`, meta-data.json `default: true`.
+        "const" | "default" => true,
+        // meta-data.json, core.json, format-annotation.json: any string
+        // (`format`'s own value carries no `format`).
+        "title" | "description" | "$comment" | "format" => value.is_string(),
+        // validation.json: any number.
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => value.is_number(),
+        // validation.json `nonNegativeInteger`: an integer ≥ 0. Only JSON
+        // integers that fit a u64 are proven; 1.0, -0.0 or 1e300 (integers
+        // to JSON Schema) go to the crate.
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => {
+            value.is_u64()
+        }
+        // validation.json, meta-data.json: a boolean.
+        "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
+        _ => false,
+    }
+}
+
+/// No two equal strings in `items` (which holds strings only):
+/// `uniqueItems` as the crate compares strings, by their characters.
+fn unique_strings(items: &[Value]) -> bool {
+    let mut names: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+    if names.len() <= 8 {
+        return names
+            .iter()
+            .enumerate()
+            .all(|(i, name)| !names[..i].contains(name));
+    }
+    names.sort_unstable();
+    names.windows(2).all(|pair| pair[0] != pair[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// `schema`'s verdict under the draft 2020-12 meta-schema is `valid`
+    /// (read by hand from the meta-schema, and the crate agrees), and the
+    /// walk proves it without the crate exactly when `proven`.
+    fn check(schema: Value, valid: bool, proven: bool) {
+        assert_eq!(
+            jsonschema::draft202012::meta::is_valid(&schema),
+            valid,
+            "the crate on {schema}"
+        );
+        assert_eq!(is_valid(&schema), valid, "{schema}");
+        assert_eq!(surely_valid(&schema), proven, "the walk on {schema}");
+    }
+
+    #[test]
+    fn plain_schemas_are_proven() {
+        check(json!({}), true, true);
+        check(json!(true), true, true);
+        check(json!(false), true, true);
+        check(
+            json!({"type": "object", "properties": {"path": {"type": "string", "description": "Where."}},
+                   "required": ["path"], "additionalProperties": false}),
+            true,
+            true,
+        );
+        check(json!({"type": ["string", "null"]}), true, true);
+        check(
+            json!({"type": ["array", "boolean", "integer", "null", "number", "object", "string"]}),
+            true,
+            true,
+        );
+        check(
+            json!({"properties": {"a": true, "b": false, "": {}}}),
+            true,
+            true,
+        );
+        check(json!({"items": {"items": false}, "not": {}}), true, true);
+        check(
+            json!({"anyOf": [true], "oneOf": [{}, false], "allOf": [{"type": "null"}]}),
+            true,
+            true,
+        );
+        check(json!({"$defs": {"a": {"type": "integer"}}}), true, true);
+        // `required` and `enum` may be empty in 2020-12 (no `minItems`).
+        check(json!({"required": [], "enum": []}), true, true);
+        check(
+            json!({"enum": [1, "a", null, {}], "const": {"x": [1.5]}, "default": null}),
+            true,
+            true,
+        );
+        check(
+            json!({"examples": [], "title": "", "$comment": "salt 1", "description": "é"}),
+            true,
+            true,
+        );
+        // `format` is an annotation: its value need only be a string.
+        check(json!({"format": "no-such-format"}), true, true);
+        check(
+            json!({"minimum": -1.5, "maximum": 1e300, "exclusiveMinimum": -0.0, "exclusiveMaximum": i64::MIN}),
+            true,
+            true,
+        );
+        check(
+            json!({"minLength": 0, "maxLength": u64::MAX, "minItems": 1, "maxItems": 2, "minProperties": 3, "maxProperties": 4}),
+            true,
+            true,
+        );
+        check(
+            json!({"uniqueItems": false, "deprecated": true, "readOnly": false, "writeOnly": true}),
+            true,
+            true,
+        );
+        let distinct: Vec<String> = (0..12).map(|i| format!("k{i}")).collect();
+        check(json!({ "required": distinct }), true, true);
+    }
+
+    #[test]
+    fn valid_schemas_the_walk_leaves_to_the_crate() {
+        // An integer to JSON Schema is any number with a zero fractional
+        // part (validation §6.1.1), and -0.0 ≥ 0: all valid, none proven.
+        check(json!({"minLength": 1.0}), true, false);
+        check(json!({"maxItems": 1e300}), true, false);
+        check(json!({"minProperties": -0.0}), true, false);
+        // Keywords outside the list: unconstrained, or constrained by a
+        // `format` or `pattern`.
+        check(json!({"x-custom": [1]}), true, false);
+        check(
+            json!({"$ref": "#/$defs/a", "$defs": {"a": {}}}),
+            true,
+            false,
+        );
+        check(json!({"pattern": "^[0-9a-f]{32}$"}), true, false);
+        check(
+            json!({"$id": "https://example.com/s", "$schema": "https://json-schema.org/draft/2020-12/schema"}),
+            true,
+            false,
+        );
+        check(
+            json!({"patternProperties": {"^x": {"type": "string"}}}),
+            true,
+            false,
+        );
+        check(
+            json!({"dependentRequired": {"a": ["b"]}, "multipleOf": 2}),
+            true,
+            false,
+        );
+        // One unlisted keyword deep inside leaves the whole schema to the crate.
+        check(
+            json!({"properties": {"a": {"items": {"pattern": "x"}}}}),
+            true,
+            false,
+        );
+        // Nesting past MAX_DEPTH.
+        let mut deep = json!({"type": "string"});
+        for _ in 0..MAX_DEPTH {
+            deep = json!({ "items": deep });
+        }
+        check(deep.clone(), true, false);
+        check(deep["items"].clone(), true, true);
+    }
+
+    #[test]
+    fn invalid_schemas_are_never_proven() {
+        // Not a schema at all: the meta-schema's `type: [object, boolean]`.
+        for value in [json!(1), json!("string"), json!(null), json!([])] {
+            check(value, false, false);
+        }
+        // `type`: a simple type name, or a non-empty array of unique ones.
+        for ty in [
+            json!([]),
+            json!(["string", "string"]),
+            json!("any"),
+            json!("Number"),
+            json!(""),
+            json!(1),
+            json!(["string", 1]),
+            json!(null),
+        ] {
+            check(json!({ "type": ty }), false, false);
+        }
+        // `required`: an array of unique strings.
+        let mut twelve: Vec<String> = (0..12).map(|i| format!("k{i}")).collect();
+        twelve.push("k0".to_string());
+        for required in [
+            json!(["a", "a"]),
+            json!(["a", "b", "a"]),
+            json!("a"),
+            json!([1]),
+            json!(twelve),
+        ] {
+            check(json!({ "required": required }), false, false);
+        }
+        // Non-negative integers.
+        for bad in [
+            json!(-1),
+            json!(1.5),
+            json!("1"),
+            json!(i64::MIN),
+            json!(null),
+            json!(-0.5),
+        ] {
+            check(json!({ "minLength": bad }), false, false);
+            check(json!({ "maxProperties": bad }), false, false);
+        }
+        // Subschema positions take objects and booleans only.
+        check(json!({"properties": {"a": 1}}), false, false);
+        check(json!({"properties": []}), false, false);
+        check(json!({"items": []}), false, false); // 2020-12: `prefixItems` takes arrays
+        check(json!({"additionalProperties": "no"}), false, false);
+        check(json!({"not": null}), false, false);
+        check(json!({"$defs": {"a": 0}}), false, false);
+        // `schemaArray`: non-empty.
+        check(json!({"anyOf": []}), false, false);
+        check(json!({"oneOf": {}}), false, false);
+        check(json!({"allOf": [1]}), false, false);
+        // The rest of the list, each with a value of the wrong type.
+        for (name, bad) in [
+            ("enum", json!(1)),
+            ("examples", json!({})),
+            ("description", json!(1)),
+            ("title", json!(["a"])),
+            ("$comment", json!(null)),
+            ("format", json!(1)),
+            ("minimum", json!("0")),
+            ("exclusiveMaximum", json!(true)),
+            ("uniqueItems", json!("true")),
+            ("readOnly", json!(0)),
+        ] {
+            check(json!({ name: bad }), false, false);
+        }
+        // A defect deep inside, or beside an unlisted keyword.
+        check(
+            json!({"properties": {"a": {"properties": {"b": {"type": "strin"}}}}}),
+            false,
+            false,
+        );
+        check(
+            json!({"anyOf": [{"items": {"minLength": -1}}]}),
+            false,
+            false,
+        );
+        check(json!({"required": ["a", "a"], "x-custom": 1}), false, false);
+    }
+}
