@@ -333,3 +333,212 @@ mod tests {
         check(json!({"required": ["a", "a"], "x-custom": 1}), false, false);
     }
 }
+
+/// The walk against the crate on generated schemas; proptest needs the
+/// `testkit` feature, which the library alone does not build with.
+#[cfg(all(test, feature = "testkit"))]
+mod properties {
+    use std::cell::Cell;
+
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::{Index, select, subsequence};
+    use proptest::test_runner::{Config, TestRunner};
+    use serde_json::{Map, json};
+
+    use super::*;
+    use crate::generate::{KEYS, TYPES, json_value};
+
+    /// Numbers at every edge of the list's constraints: negative, zero and
+    /// -0, integral and fractional floats, the ends of u64 and i64.
+    fn number() -> BoxedStrategy<Value> {
+        prop_oneof![
+            Just(json!(0)),
+            Just(json!(1)),
+            Just(json!(7)),
+            Just(json!(-1)),
+            Just(json!(u64::MAX)),
+            Just(json!(i64::MIN)),
+            Just(json!(0.0)),
+            Just(json!(-0.0)),
+            Just(json!(1.0)),
+            Just(json!(1.5)),
+            Just(json!(-2.5)),
+            Just(json!(1e300)),
+        ]
+        .boxed()
+    }
+
+    /// A value of any JSON type, numbers at their edges included.
+    fn junk() -> BoxedStrategy<Value> {
+        prop_oneof![json_value(), number()].boxed()
+    }
+
+    /// A type name: mostly one of the seven, sometimes a near miss.
+    fn type_name() -> BoxedStrategy<Value> {
+        prop_oneof![
+            6 => select(TYPES).prop_map(Value::from),
+            1 => select(&["Number", "any", "", "int", "string ", "Object"][..]).prop_map(Value::from),
+        ]
+        .boxed()
+    }
+
+    /// `type`: a name, an array of names (empty, repeated), or junk.
+    fn type_value() -> BoxedStrategy<Value> {
+        prop_oneof![
+            4 => type_name(),
+            3 => vec(type_name(), 0..4).prop_map(Value::Array),
+            1 => vec(prop_oneof![type_name(), junk()], 1..3).prop_map(Value::Array),
+            1 => junk(),
+        ]
+        .boxed()
+    }
+
+    /// `required`: distinct names (up to 14, past the walk's pairwise
+    /// limit), sometimes with one of them again, a non-string, or junk.
+    fn required() -> BoxedStrategy<Value> {
+        let names: Vec<String> = KEYS
+            .iter()
+            .map(|k| k.to_string())
+            .chain((0..12).map(|i| format!("k{i}")))
+            .collect();
+        prop_oneof![
+            6 => (subsequence(names, 0..14), any::<Option<(Index, Index)>>()).prop_map(
+                |(mut names, again)| {
+                    if let (Some((which, at)), false) = (again, names.is_empty()) {
+                        let name = names[which.index(names.len())].clone();
+                        names.insert(at.index(names.len() + 1), name);
+                    }
+                    json!(names)
+                }
+            ),
+            1 => vec(prop_oneof![select(KEYS).prop_map(Value::from), junk()], 1..3)
+                .prop_map(Value::Array),
+            1 => junk(),
+        ]
+        .boxed()
+    }
+
+    /// One keyword of an object schema whose subschemas are `sub`: every
+    /// listed keyword with mostly right values and some wrong ones, and
+    /// some keywords the walk does not list.
+    fn keyword(sub: BoxedStrategy<Value>) -> BoxedStrategy<(String, Value)> {
+        let sub_or_junk = prop_oneof![6 => sub, 1 => junk()].boxed();
+        let key = |names: &'static [&'static str]| select(names).prop_map(str::to_string);
+        prop_oneof![
+            6 => (Just("type".to_string()), type_value()),
+            4 => (
+                key(&["properties", "$defs"]),
+                prop_oneof![
+                    6 => vec((select(KEYS), sub_or_junk.clone()), 0..4).prop_map(|pairs| {
+                        Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                    }),
+                    1 => junk(),
+                ]
+            ),
+            4 => (key(&["items", "additionalProperties", "not"]), sub_or_junk.clone()),
+            2 => (
+                key(&["anyOf", "oneOf", "allOf"]),
+                prop_oneof![
+                    6 => vec(sub_or_junk.clone(), 0..3).prop_map(Value::Array),
+                    1 => junk(),
+                ]
+            ),
+            3 => (Just("required".to_string()), required()),
+            2 => (
+                key(&["enum", "examples"]),
+                prop_oneof![
+                    4 => vec(json_value(), 0..3).prop_map(Value::Array),
+                    1 => junk(),
+                ]
+            ),
+            1 => (key(&["const", "default"]), junk()),
+            3 => (
+                key(&["title", "description", "$comment", "format"]),
+                prop_oneof![4 => select(KEYS).prop_map(Value::from), 1 => junk()]
+            ),
+            2 => (
+                key(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]),
+                prop_oneof![4 => number(), 1 => junk()]
+            ),
+            3 => (
+                key(&["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"]),
+                prop_oneof![4 => number(), 1 => junk()]
+            ),
+            2 => (
+                key(&["uniqueItems", "deprecated", "readOnly", "writeOnly"]),
+                prop_oneof![4 => any::<bool>().prop_map(Value::Bool), 1 => junk()]
+            ),
+            // Not listed: the crate decides, whatever the value.
+            1 => (
+                key(&[
+                    "pattern", "$ref", "$id", "$schema", "$anchor", "x-custom", "multipleOf",
+                    "dependentRequired", "patternProperties", "if", "prefixItems", "minContains",
+                    "definitions", "contentEncoding", "Type", "",
+                ]),
+                prop_oneof![
+                    select(&["#", "^a", "#/$defs/a", "https://example.com/s", "[", "a b"][..])
+                        .prop_map(Value::from),
+                    sub_or_junk,
+                ]
+            ),
+        ]
+        .boxed()
+    }
+
+    /// Schemas up to four levels deep, top-level non-schemas included.
+    fn schema() -> BoxedStrategy<Value> {
+        let leaf = prop_oneof![any::<bool>().prop_map(Value::Bool), Just(json!({}))];
+        let schema = leaf.prop_recursive(4, 64, 5, |inner| {
+            vec(keyword(inner.boxed()), 0..5)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect::<Map<_, _>>()))
+        });
+        prop_oneof![12 => schema, 1 => junk()].boxed()
+    }
+
+    /// The walk never proves a schema the crate refuses, so `is_valid` is
+    /// the crate's verdict; and on the generated mix the walk decides at
+    /// least 30% of the cases and leaves at least 30% to the crate, a
+    /// quarter of them invalid, so neither side holds vacuously.
+    #[test]
+    fn fast_path_agrees_with_jsonschema() {
+        const CASES: u32 = 4000;
+        let mut runner = TestRunner::new(Config {
+            cases: CASES,
+            source_file: Some(file!()),
+            ..Config::default()
+        });
+        let (proven, invalid) = (Cell::new(0u32), Cell::new(0u32));
+        let result = runner.run(&schema(), |schema| {
+            let crate_says = jsonschema::draft202012::meta::is_valid(&schema);
+            let walk_says = surely_valid(&schema);
+            prop_assert!(
+                !walk_says || crate_says,
+                "proved an invalid schema: {}",
+                schema
+            );
+            prop_assert_eq!(is_valid(&schema), crate_says, "{}", schema);
+            proven.set(proven.get() + u32::from(walk_says));
+            invalid.set(invalid.get() + u32::from(!crate_says));
+            Ok(())
+        });
+        if let Err(failure) = result {
+            panic!("{failure}");
+        }
+        let (proven, invalid) = (proven.get(), invalid.get());
+        let percent = |n: u32| n * 100 / CASES;
+        assert!(
+            percent(proven) >= 30,
+            "the walk proved only {proven} of {CASES}"
+        );
+        assert!(
+            percent(CASES - proven) >= 30,
+            "the walk left only {} of {CASES} to the crate",
+            CASES - proven
+        );
+        assert!(
+            percent(invalid) >= 25,
+            "only {invalid} of {CASES} were invalid"
+        );
+    }
+}
