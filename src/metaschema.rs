@@ -20,6 +20,12 @@
 
 use serde_json::Value;
 
+/// The realistic generator of the benches and `examples/profile.rs`, for
+/// the reach test.
+#[cfg(all(test, feature = "testkit"))]
+#[path = "../benches/support/realistic.rs"]
+mod realistic;
+
 /// Deeper subschemas than this are left to the crate: the walk recurses, and
 /// real tool schemas nest a handful of levels.
 const MAX_DEPTH: usize = 32;
@@ -539,6 +545,195 @@ mod properties {
         assert!(
             percent(invalid) >= 25,
             "only {invalid} of {CASES} were invalid"
+        );
+    }
+}
+
+/// Which shipped and generated schemas the walk proves: all of them but the
+/// few that use a keyword it leaves to the crate.
+#[cfg(all(test, feature = "testkit"))]
+mod reach {
+    use std::path::{Path, PathBuf};
+
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+
+    use super::*;
+
+    /// Keywords the walk leaves to the crate that shipped schemas use: `$ref`
+    /// and `pattern` (their strings have a `format` or a `pattern`),
+    /// `patternProperties` (its names are `format: regex`), and
+    /// `dependentRequired` (the fuzzer's schemas).
+    const LEFT_TO_THE_CRATE: [&str; 4] =
+        ["$ref", "pattern", "patternProperties", "dependentRequired"];
+
+    /// Whether `value` has a key `key` at any depth.
+    fn mentions(value: &Value, key: &str) -> bool {
+        match value {
+            Value::Object(map) => map.iter().any(|(k, v)| k == key || mentions(v, key)),
+            Value::Array(items) => items.iter().any(|v| mentions(v, key)),
+            _ => false,
+        }
+    }
+
+    /// Every value under a key `key` in `value`, at any depth.
+    fn under<'a>(value: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    if k == key {
+                        out.push(v);
+                    } else {
+                        under(v, key, out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| under(v, key, out)),
+            _ => {}
+        }
+    }
+
+    fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|entry| entry.expect("a directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                files(&path, ext, out);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The walk proves every schema the crate accepts, unless it uses a
+    /// keyword of [`LEFT_TO_THE_CRATE`]; returns how many it proved, and
+    /// the schemas it left (with where they came from) for the caller to
+    /// pin.
+    fn proves_all(schemas: &[(String, Value)]) -> (usize, Vec<String>) {
+        let mut proven = 0;
+        let mut left = Vec::new();
+        for (origin, schema) in schemas {
+            let crate_says = jsonschema::draft202012::meta::is_valid(schema);
+            if surely_valid(schema) {
+                assert!(crate_says, "{origin}: proved an invalid schema {schema}");
+                proven += 1;
+            } else if crate_says {
+                assert!(
+                    LEFT_TO_THE_CRATE.iter().any(|k| mentions(schema, k)),
+                    "{origin}: a valid schema the walk does not prove: {schema}"
+                );
+                left.push(origin.clone());
+            }
+        }
+        (proven, left)
+    }
+
+    #[test]
+    fn shipped_schemas_are_proven() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut schemas = Vec::new();
+        let mut paths = Vec::new();
+        files(&root.join("corpora"), "jsonl", &mut paths);
+        for path in &paths {
+            let text = std::fs::read_to_string(path).expect("a corpus file");
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            for (i, line) in text.lines().enumerate() {
+                // Some corpus lines are deliberately not JSON.
+                let Ok(value) = serde_json::from_str::<Value>(line) else {
+                    continue;
+                };
+                let mut found = Vec::new();
+                under(&value, "input_schema", &mut found);
+                schemas.extend(
+                    found
+                        .into_iter()
+                        .map(|s| (format!("{name}:{}", i + 1), s.clone())),
+                );
+            }
+        }
+        let mut paths = Vec::new();
+        files(&root.join("examples/mcp"), "json", &mut paths);
+        for path in &paths {
+            let value: Value =
+                serde_json::from_str(&std::fs::read_to_string(path).expect("an MCP example"))
+                    .expect("MCP examples are JSON");
+            let mut found = Vec::new();
+            under(&value, "inputSchema", &mut found);
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            schemas.extend(found.into_iter().map(|s| (name.clone(), s.clone())));
+        }
+        let (proven, left) = proves_all(&schemas);
+        // Each valid schema the walk leaves, and the keyword why.
+        assert_eq!(
+            left,
+            [
+                "corpora/admission/schema_invalid_type_refused.jsonl:9", // $ref
+                "corpora/call/fit_pattern_properties_leave_keys_to_the_tool.jsonl:2", // patternProperties
+                "corpora/call/fit_pattern_properties_leave_keys_to_the_tool.jsonl:3", // patternProperties
+                "corpora/realistic/coding_agent_scout_child.jsonl:61",                // pattern
+                "corpora/realistic/coding_agent_work_session.jsonl:61",               // pattern
+                "corpora/realistic/mcp_server_with_real_defects.jsonl:13",            // $ref
+            ],
+            "proved {proven} of {}",
+            schemas.len()
+        );
+        assert!(proven > 1500, "proved only {proven} of {}", schemas.len());
+    }
+
+    #[test]
+    fn generated_schemas_are_proven() {
+        // The realistic generator: sessions (as in P1 and P5, salted or
+        // not) and the benches' scale catalogs.
+        let mut schemas = Vec::new();
+        for seed in 0..16 {
+            let text = realistic::salted_session(&realistic::session(seed), seed);
+            for line in text.lines() {
+                let value: Value = serde_json::from_str(line).expect("generated lines are JSON");
+                let mut found = Vec::new();
+                under(&value, "input_schema", &mut found);
+                schemas.extend(
+                    found
+                        .into_iter()
+                        .map(|s| (format!("session {seed}"), s.clone())),
+                );
+            }
+        }
+        for decl in realistic::salted_decls(&realistic::decls(2000, 6), 1) {
+            schemas.push((decl.name.clone(), (*decl.input_schema).clone()));
+        }
+        let (proven, left) = proves_all(&schemas);
+        assert_eq!(left, Vec::<String>::new());
+        assert_eq!(proven, schemas.len());
+        assert!(proven > 2000, "only {proven} schemas");
+
+        // The fuzzer's schemas: all valid ones proven but those with a
+        // keyword left to the crate.
+        let mut runner = TestRunner::deterministic();
+        let strategy = crate::generate::schema();
+        let schemas: Vec<(String, Value)> = (0..2000)
+            .map(|i| {
+                let tree = strategy.new_tree(&mut runner).expect("a schema");
+                (format!("fuzzer schema {i}"), tree.current())
+            })
+            .collect();
+        let (proven, left) = proves_all(&schemas);
+        // About three in four (the rest: invalid on purpose, or with a
+        // `dependentRequired` or `patternProperties`, each checked above).
+        assert!(
+            proven >= 1200,
+            "proved {proven} of 2000, left {}",
+            left.len()
         );
     }
 }
