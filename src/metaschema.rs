@@ -219,6 +219,9 @@ mod tests {
         check(json!({"minLength": 1.0}), true, false);
         check(json!({"maxItems": 1e300}), true, false);
         check(json!({"minProperties": -0.0}), true, false);
+        // The JSON text `-0`, as serde_json reads it (the float -0.0).
+        let minus_zero: Value = serde_json::from_str(r#"{"maxLength": -0}"#).expect("JSON");
+        check(minus_zero, true, false);
         // Keywords outside the list: unconstrained, or constrained by a
         // `format` or `pattern`.
         check(json!({"x-custom": [1]}), true, false);
