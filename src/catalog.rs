@@ -474,7 +474,7 @@ impl SchemaFacts {
         SchemaFacts {
             schema: Arc::downgrade(schema),
             text: canonical(schema).into(),
-            valid: jsonschema::draft202012::meta::is_valid(schema),
+            valid: crate::metaschema::is_valid(schema),
             plan: Arc::new(FitPlan::new(schema)),
         }
     }

@@ -78,6 +78,11 @@ pub mod golden;
 pub mod hint;
 pub mod import;
 pub mod invariants;
+mod metaschema;
+// `benches/support/realistic.rs` names this crate `disclose`; the
+// metaschema reach test includes it.
+#[cfg(all(test, feature = "testkit"))]
+extern crate self as disclose;
 pub mod mode;
 #[cfg(any(test, feature = "mutants"))]
 pub mod mutant;

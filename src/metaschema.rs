@@ -1,0 +1,744 @@
+//! The draft 2020-12 meta-schema verdict of SPEC §2 check 6, decided without
+//! the `jsonschema` crate when a schema is plainly valid.
+//!
+//! [`is_valid`] answers exactly what `jsonschema::draft202012::meta::is_valid`
+//! answers. Most tool schemas use a dozen keywords whose meta-schema
+//! constraints are one JSON type each (`"type": "string"`, an array of unique
+//! strings, a non-negative integer, a subschema), so a walk that checks those
+//! constraints exactly proves such a schema valid in a few hundred
+//! instructions, where the compiled meta-schema spends thousands. The walk
+//! only ever proves validity: any keyword outside its list, any value it is
+//! unsure of (a float where an integer is required, a string with a `format`
+//! such as `$ref`), and any nesting deeper than [`MAX_DEPTH`] hands the whole
+//! schema to the crate, which stays the authority on everything else.
+//!
+//! The constraints are those of the meta-schema the crate embeds
+//! (`referencing` 0.61.2, `metaschemas/draft2020-12/meta/*.json`): the
+//! meta-schema allows both objects and booleans as (sub)schemas, and
+//! `$dynamicRef: "#meta"` makes every subschema position the whole
+//! meta-schema again.
+
+use serde_json::Value;
+
+/// The realistic generator of the benches and `examples/profile.rs`, for
+/// the reach test.
+#[cfg(all(test, feature = "testkit"))]
+#[path = "../benches/support/realistic.rs"]
+mod realistic;
+
+/// Deeper subschemas than this are left to the crate: the walk recurses, and
+/// real tool schemas nest a handful of levels.
+const MAX_DEPTH: usize = 32;
+
+/// `validation.json`'s `simpleTypes`.
+const SIMPLE_TYPES: [&str; 7] = [
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+/// Whether `schema` is a valid JSON Schema under the draft 2020-12
+/// meta-schema: `jsonschema::draft202012::meta::is_valid(schema)`, with the
+/// common case decided by [`surely_valid`].
+pub(crate) fn is_valid(schema: &Value) -> bool {
+    surely_valid(schema) || jsonschema::draft202012::meta::is_valid(schema)
+}
+
+/// True only when every keyword of `schema` and of each of its subschemas
+/// is one whose meta-schema constraint is checked here exactly (or more
+/// strictly), and holds. False means "not proven", never "invalid".
+pub(crate) fn surely_valid(schema: &Value) -> bool {
+    subschema(schema, 0)
+}
+
+/// A schema position (`$dynamicRef: "#meta"`): the meta-schema's top-level
+/// `"type": ["object", "boolean"]`, then every keyword.
+fn subschema(value: &Value, depth: usize) -> bool {
+    match value {
+        Value::Bool(_) => true,
+        Value::Object(map) => {
+            depth < MAX_DEPTH
+                && map
+                    .iter()
+                    .all(|(name, value)| keyword(name, value, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// One keyword's value against its meta-schema constraint; false for every
+/// keyword not listed (the crate decides those).
+fn keyword(name: &str, value: &Value, depth: usize) -> bool {
+    match name {
+        // validation.json: a simple type, or a non-empty array of unique ones.
+        "type" => match value {
+            Value::String(ty) => SIMPLE_TYPES.contains(&ty.as_str()),
+            Value::Array(types) => {
+                !types.is_empty()
+                    && types
+                        .iter()
+                        .all(|ty| ty.as_str().is_some_and(|ty| SIMPLE_TYPES.contains(&ty)))
+                    && unique_strings(types)
+            }
+            _ => false,
+        },
+        // validation.json `stringArray`: strings, `uniqueItems`; may be empty.
+        "required" => value
+            .as_array()
+            .is_some_and(|names| names.iter().all(Value::is_string) && unique_strings(names)),
+        // applicator.json / core.json: an object whose values are subschemas.
+        "properties" | "$defs" => value
+            .as_object()
+            .is_some_and(|map| map.values().all(|schema| subschema(schema, depth))),
+        // applicator.json: one subschema.
+        "items" | "additionalProperties" | "not" => subschema(value, depth),
+        // applicator.json `schemaArray`: a non-empty array of subschemas.
+        "anyOf" | "oneOf" | "allOf" => value.as_array().is_some_and(|schemas| {
+            !schemas.is_empty() && schemas.iter().all(|schema| subschema(schema, depth))
+        }),
+        // validation.json `enum` and meta-data.json `examples`: any array.
+        "enum" | "examples" => value.is_array(),
+        // validation.json `const: true`, meta-data.json `default: true`.
+        "const" | "default" => true,
+        // meta-data.json, core.json, format-annotation.json: any string
+        // (`format`'s own value carries no `format`).
+        "title" | "description" | "$comment" | "format" => value.is_string(),
+        // validation.json: any number.
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => value.is_number(),
+        // validation.json `nonNegativeInteger`: an integer ≥ 0. Only JSON
+        // integers that fit a u64 are proven; 1.0, -0.0 or 1e300 (integers
+        // to JSON Schema) go to the crate.
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => {
+            value.is_u64()
+        }
+        // validation.json, meta-data.json: a boolean.
+        "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
+        _ => false,
+    }
+}
+
+/// No two equal strings in `items` (which holds strings only):
+/// `uniqueItems` as the crate compares strings, by their characters. Short
+/// arrays (every `required` of a real tool schema) are compared pairwise,
+/// without allocating.
+fn unique_strings(items: &[Value]) -> bool {
+    if items.len() <= 16 {
+        return items
+            .iter()
+            .enumerate()
+            .all(|(i, item)| !items[..i].contains(item));
+    }
+    let mut names: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+    names.sort_unstable();
+    names.windows(2).all(|pair| pair[0] != pair[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// `schema`'s verdict under the draft 2020-12 meta-schema is `valid`
+    /// (read by hand from the meta-schema, and the crate agrees), and the
+    /// walk proves it without the crate exactly when `proven`.
+    fn check(schema: Value, valid: bool, proven: bool) {
+        assert_eq!(
+            jsonschema::draft202012::meta::is_valid(&schema),
+            valid,
+            "the crate on {schema}"
+        );
+        assert_eq!(is_valid(&schema), valid, "{schema}");
+        assert_eq!(surely_valid(&schema), proven, "the walk on {schema}");
+    }
+
+    #[test]
+    fn plain_schemas_are_proven() {
+        check(json!({}), true, true);
+        check(json!(true), true, true);
+        check(json!(false), true, true);
+        check(
+            json!({"type": "object", "properties": {"path": {"type": "string", "description": "Where."}},
+                   "required": ["path"], "additionalProperties": false}),
+            true,
+            true,
+        );
+        check(json!({"type": ["string", "null"]}), true, true);
+        check(
+            json!({"type": ["array", "boolean", "integer", "null", "number", "object", "string"]}),
+            true,
+            true,
+        );
+        check(
+            json!({"properties": {"a": true, "b": false, "": {}}}),
+            true,
+            true,
+        );
+        check(json!({"items": {"items": false}, "not": {}}), true, true);
+        check(
+            json!({"anyOf": [true], "oneOf": [{}, false], "allOf": [{"type": "null"}]}),
+            true,
+            true,
+        );
+        check(json!({"$defs": {"a": {"type": "integer"}}}), true, true);
+        // `required` and `enum` may be empty in 2020-12 (no `minItems`).
+        check(json!({"required": [], "enum": []}), true, true);
+        check(
+            json!({"enum": [1, "a", null, {}], "const": {"x": [1.5]}, "default": null}),
+            true,
+            true,
+        );
+        check(
+            json!({"examples": [], "title": "", "$comment": "salt 1", "description": "é"}),
+            true,
+            true,
+        );
+        // `format` is an annotation: its value need only be a string.
+        check(json!({"format": "no-such-format"}), true, true);
+        check(
+            json!({"minimum": -1.5, "maximum": 1e300, "exclusiveMinimum": -0.0, "exclusiveMaximum": i64::MIN}),
+            true,
+            true,
+        );
+        check(
+            json!({"minLength": 0, "maxLength": u64::MAX, "minItems": 1, "maxItems": 2, "minProperties": 3, "maxProperties": 4}),
+            true,
+            true,
+        );
+        check(
+            json!({"uniqueItems": false, "deprecated": true, "readOnly": false, "writeOnly": true}),
+            true,
+            true,
+        );
+        let distinct: Vec<String> = (0..20).map(|i| format!("k{i}")).collect();
+        check(json!({ "required": distinct }), true, true);
+    }
+
+    #[test]
+    fn valid_schemas_the_walk_leaves_to_the_crate() {
+        // An integer to JSON Schema is any number with a zero fractional
+        // part (validation §6.1.1), and -0.0 ≥ 0: all valid, none proven.
+        check(json!({"minLength": 1.0}), true, false);
+        check(json!({"maxItems": 1e300}), true, false);
+        check(json!({"minProperties": -0.0}), true, false);
+        // The JSON text `-0`, as serde_json reads it (the float -0.0).
+        let minus_zero: Value = serde_json::from_str(r#"{"maxLength": -0}"#).expect("JSON");
+        check(minus_zero, true, false);
+        // Keywords outside the list: unconstrained, or constrained by a
+        // `format` or `pattern`.
+        check(json!({"x-custom": [1]}), true, false);
+        check(
+            json!({"$ref": "#/$defs/a", "$defs": {"a": {}}}),
+            true,
+            false,
+        );
+        check(json!({"pattern": "^[0-9a-f]{32}$"}), true, false);
+        check(
+            json!({"$id": "https://example.com/s", "$schema": "https://json-schema.org/draft/2020-12/schema"}),
+            true,
+            false,
+        );
+        check(
+            json!({"patternProperties": {"^x": {"type": "string"}}}),
+            true,
+            false,
+        );
+        check(
+            json!({"dependentRequired": {"a": ["b"]}, "multipleOf": 2}),
+            true,
+            false,
+        );
+        // One unlisted keyword deep inside leaves the whole schema to the crate.
+        check(
+            json!({"properties": {"a": {"items": {"pattern": "x"}}}}),
+            true,
+            false,
+        );
+        // Nesting past MAX_DEPTH.
+        let mut deep = json!({"type": "string"});
+        for _ in 0..MAX_DEPTH {
+            deep = json!({ "items": deep });
+        }
+        check(deep.clone(), true, false);
+        check(deep["items"].clone(), true, true);
+    }
+
+    #[test]
+    fn invalid_schemas_are_never_proven() {
+        // Not a schema at all: the meta-schema's `type: [object, boolean]`.
+        for value in [json!(1), json!("string"), json!(null), json!([])] {
+            check(value, false, false);
+        }
+        // `type`: a simple type name, or a non-empty array of unique ones.
+        for ty in [
+            json!([]),
+            json!(["string", "string"]),
+            json!("any"),
+            json!("Number"),
+            json!(""),
+            json!(1),
+            json!(["string", 1]),
+            json!(null),
+        ] {
+            check(json!({ "type": ty }), false, false);
+        }
+        // `required`: an array of unique strings.
+        let mut twenty: Vec<String> = (0..20).map(|i| format!("k{i}")).collect();
+        twenty.push("k0".to_string());
+        for required in [
+            json!(["a", "a"]),
+            json!(["a", "b", "a"]),
+            json!("a"),
+            json!([1]),
+            json!(twenty),
+        ] {
+            check(json!({ "required": required }), false, false);
+        }
+        // Non-negative integers.
+        for bad in [
+            json!(-1),
+            json!(1.5),
+            json!("1"),
+            json!(i64::MIN),
+            json!(null),
+            json!(-0.5),
+        ] {
+            check(json!({ "minLength": bad }), false, false);
+            check(json!({ "maxProperties": bad }), false, false);
+        }
+        // Subschema positions take objects and booleans only.
+        check(json!({"properties": {"a": 1}}), false, false);
+        check(json!({"properties": []}), false, false);
+        check(json!({"items": []}), false, false); // 2020-12: `prefixItems` takes arrays
+        check(json!({"additionalProperties": "no"}), false, false);
+        check(json!({"not": null}), false, false);
+        check(json!({"$defs": {"a": 0}}), false, false);
+        // `schemaArray`: non-empty.
+        check(json!({"anyOf": []}), false, false);
+        check(json!({"oneOf": {}}), false, false);
+        check(json!({"allOf": [1]}), false, false);
+        // The rest of the list, each with a value of the wrong type.
+        for (name, bad) in [
+            ("enum", json!(1)),
+            ("examples", json!({})),
+            ("description", json!(1)),
+            ("title", json!(["a"])),
+            ("$comment", json!(null)),
+            ("format", json!(1)),
+            ("minimum", json!("0")),
+            ("exclusiveMaximum", json!(true)),
+            ("uniqueItems", json!("true")),
+            ("readOnly", json!(0)),
+        ] {
+            check(json!({ name: bad }), false, false);
+        }
+        // A defect deep inside, or beside an unlisted keyword.
+        check(
+            json!({"properties": {"a": {"properties": {"b": {"type": "strin"}}}}}),
+            false,
+            false,
+        );
+        check(
+            json!({"anyOf": [{"items": {"minLength": -1}}]}),
+            false,
+            false,
+        );
+        check(json!({"required": ["a", "a"], "x-custom": 1}), false, false);
+    }
+}
+
+/// The walk against the crate on generated schemas; proptest needs the
+/// `testkit` feature, which the library alone does not build with.
+#[cfg(all(test, feature = "testkit"))]
+mod properties {
+    use std::cell::Cell;
+
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::{Index, select, subsequence};
+    use proptest::test_runner::{Config, TestRunner};
+    use serde_json::{Map, json};
+
+    use super::*;
+    use crate::generate::{KEYS, TYPES, json_value};
+
+    /// Numbers at every edge of the list's constraints: negative, zero and
+    /// -0, integral and fractional floats, the ends of u64 and i64.
+    fn number() -> BoxedStrategy<Value> {
+        prop_oneof![
+            Just(json!(0)),
+            Just(json!(1)),
+            Just(json!(7)),
+            Just(json!(-1)),
+            Just(json!(u64::MAX)),
+            Just(json!(i64::MIN)),
+            Just(json!(0.0)),
+            Just(json!(-0.0)),
+            Just(json!(1.0)),
+            Just(json!(1.5)),
+            Just(json!(-2.5)),
+            Just(json!(1e300)),
+        ]
+        .boxed()
+    }
+
+    /// A value of any JSON type, numbers at their edges included.
+    fn junk() -> BoxedStrategy<Value> {
+        prop_oneof![json_value(), number()].boxed()
+    }
+
+    /// A type name: mostly one of the seven, sometimes a near miss.
+    fn type_name() -> BoxedStrategy<Value> {
+        prop_oneof![
+            6 => select(TYPES).prop_map(Value::from),
+            1 => select(&["Number", "any", "", "int", "string ", "Object"][..]).prop_map(Value::from),
+        ]
+        .boxed()
+    }
+
+    /// `type`: a name, an array of names (empty, repeated), or junk.
+    fn type_value() -> BoxedStrategy<Value> {
+        prop_oneof![
+            4 => type_name(),
+            3 => vec(type_name(), 0..4).prop_map(Value::Array),
+            1 => vec(prop_oneof![type_name(), junk()], 1..3).prop_map(Value::Array),
+            1 => junk(),
+        ]
+        .boxed()
+    }
+
+    /// `required`: distinct names (up to 20, past the walk's pairwise
+    /// limit), sometimes with one of them again, a non-string, or junk.
+    fn required() -> BoxedStrategy<Value> {
+        let names: Vec<String> = KEYS
+            .iter()
+            .map(|k| k.to_string())
+            .chain((0..16).map(|i| format!("k{i}")))
+            .collect();
+        prop_oneof![
+            6 => (subsequence(names, 0..20), any::<Option<(Index, Index)>>()).prop_map(
+                |(mut names, again)| {
+                    if let (Some((which, at)), false) = (again, names.is_empty()) {
+                        let name = names[which.index(names.len())].clone();
+                        names.insert(at.index(names.len() + 1), name);
+                    }
+                    json!(names)
+                }
+            ),
+            1 => vec(prop_oneof![select(KEYS).prop_map(Value::from), junk()], 1..3)
+                .prop_map(Value::Array),
+            1 => junk(),
+        ]
+        .boxed()
+    }
+
+    /// One keyword of an object schema whose subschemas are `sub`: every
+    /// listed keyword with mostly right values and some wrong ones, and
+    /// some keywords the walk does not list.
+    fn keyword(sub: BoxedStrategy<Value>) -> BoxedStrategy<(String, Value)> {
+        let sub_or_junk = prop_oneof![6 => sub, 1 => junk()].boxed();
+        let key = |names: &'static [&'static str]| select(names).prop_map(str::to_string);
+        prop_oneof![
+            6 => (Just("type".to_string()), type_value()),
+            4 => (
+                key(&["properties", "$defs"]),
+                prop_oneof![
+                    6 => vec((select(KEYS), sub_or_junk.clone()), 0..4).prop_map(|pairs| {
+                        Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                    }),
+                    1 => junk(),
+                ]
+            ),
+            4 => (key(&["items", "additionalProperties", "not"]), sub_or_junk.clone()),
+            2 => (
+                key(&["anyOf", "oneOf", "allOf"]),
+                prop_oneof![
+                    6 => vec(sub_or_junk.clone(), 0..3).prop_map(Value::Array),
+                    1 => junk(),
+                ]
+            ),
+            3 => (Just("required".to_string()), required()),
+            2 => (
+                key(&["enum", "examples"]),
+                prop_oneof![
+                    4 => vec(json_value(), 0..3).prop_map(Value::Array),
+                    1 => junk(),
+                ]
+            ),
+            1 => (key(&["const", "default"]), junk()),
+            3 => (
+                key(&["title", "description", "$comment", "format"]),
+                prop_oneof![4 => select(KEYS).prop_map(Value::from), 1 => junk()]
+            ),
+            2 => (
+                key(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]),
+                prop_oneof![4 => number(), 1 => junk()]
+            ),
+            3 => (
+                key(&["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"]),
+                prop_oneof![4 => number(), 1 => junk()]
+            ),
+            2 => (
+                key(&["uniqueItems", "deprecated", "readOnly", "writeOnly"]),
+                prop_oneof![4 => any::<bool>().prop_map(Value::Bool), 1 => junk()]
+            ),
+            // Not listed: the crate decides, whatever the value.
+            1 => (
+                key(&[
+                    "pattern", "$ref", "$id", "$schema", "$anchor", "x-custom", "multipleOf",
+                    "dependentRequired", "patternProperties", "if", "prefixItems", "minContains",
+                    "definitions", "contentEncoding", "Type", "",
+                ]),
+                prop_oneof![
+                    select(&["#", "^a", "#/$defs/a", "https://example.com/s", "[", "a b"][..])
+                        .prop_map(Value::from),
+                    sub_or_junk,
+                ]
+            ),
+        ]
+        .boxed()
+    }
+
+    /// Schemas up to four levels deep, top-level non-schemas included.
+    fn schema() -> BoxedStrategy<Value> {
+        let leaf = prop_oneof![any::<bool>().prop_map(Value::Bool), Just(json!({}))];
+        let schema = leaf.prop_recursive(4, 64, 5, |inner| {
+            vec(keyword(inner.boxed()), 0..5)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect::<Map<_, _>>()))
+        });
+        prop_oneof![12 => schema, 1 => junk()].boxed()
+    }
+
+    /// The walk never proves a schema the crate refuses, so `is_valid` is
+    /// the crate's verdict; and on the generated mix the walk decides at
+    /// least 30% of the cases and leaves at least 30% to the crate, a
+    /// quarter of them invalid, so neither side holds vacuously.
+    #[test]
+    fn fast_path_agrees_with_jsonschema() {
+        const CASES: u32 = 4000;
+        let mut runner = TestRunner::new(Config {
+            cases: CASES,
+            source_file: Some(file!()),
+            ..Config::default()
+        });
+        let (proven, invalid) = (Cell::new(0u32), Cell::new(0u32));
+        let result = runner.run(&schema(), |schema| {
+            let crate_says = jsonschema::draft202012::meta::is_valid(&schema);
+            let walk_says = surely_valid(&schema);
+            prop_assert!(
+                !walk_says || crate_says,
+                "proved an invalid schema: {}",
+                schema
+            );
+            prop_assert_eq!(is_valid(&schema), crate_says, "{}", schema);
+            proven.set(proven.get() + u32::from(walk_says));
+            invalid.set(invalid.get() + u32::from(!crate_says));
+            Ok(())
+        });
+        if let Err(failure) = result {
+            panic!("{failure}");
+        }
+        let (proven, invalid) = (proven.get(), invalid.get());
+        let percent = |n: u32| n * 100 / CASES;
+        assert!(
+            percent(proven) >= 30,
+            "the walk proved only {proven} of {CASES}"
+        );
+        assert!(
+            percent(CASES - proven) >= 30,
+            "the walk left only {} of {CASES} to the crate",
+            CASES - proven
+        );
+        assert!(
+            percent(invalid) >= 25,
+            "only {invalid} of {CASES} were invalid"
+        );
+    }
+}
+
+/// Which shipped and generated schemas the walk proves: all of them but the
+/// few that use a keyword it leaves to the crate.
+#[cfg(all(test, feature = "testkit"))]
+mod reach {
+    use std::path::{Path, PathBuf};
+
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+
+    use super::*;
+
+    /// Keywords the walk leaves to the crate that shipped schemas use: `$ref`
+    /// and `pattern` (their strings have a `format` or a `pattern`),
+    /// `patternProperties` (its names are `format: regex`), and
+    /// `dependentRequired` (the fuzzer's schemas).
+    const LEFT_TO_THE_CRATE: [&str; 4] =
+        ["$ref", "pattern", "patternProperties", "dependentRequired"];
+
+    /// Whether `value` has a key `key` at any depth.
+    fn mentions(value: &Value, key: &str) -> bool {
+        match value {
+            Value::Object(map) => map.iter().any(|(k, v)| k == key || mentions(v, key)),
+            Value::Array(items) => items.iter().any(|v| mentions(v, key)),
+            _ => false,
+        }
+    }
+
+    /// Every value under a key `key` in `value`, at any depth.
+    fn under<'a>(value: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    if k == key {
+                        out.push(v);
+                    } else {
+                        under(v, key, out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| under(v, key, out)),
+            _ => {}
+        }
+    }
+
+    fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|entry| entry.expect("a directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                files(&path, ext, out);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The walk proves every schema the crate accepts, unless it uses a
+    /// keyword of [`LEFT_TO_THE_CRATE`]; returns how many it proved, and
+    /// the schemas it left (with where they came from) for the caller to
+    /// pin.
+    fn proves_all(schemas: &[(String, Value)]) -> (usize, Vec<String>) {
+        let mut proven = 0;
+        let mut left = Vec::new();
+        for (origin, schema) in schemas {
+            let crate_says = jsonschema::draft202012::meta::is_valid(schema);
+            if surely_valid(schema) {
+                assert!(crate_says, "{origin}: proved an invalid schema {schema}");
+                proven += 1;
+            } else if crate_says {
+                assert!(
+                    LEFT_TO_THE_CRATE.iter().any(|k| mentions(schema, k)),
+                    "{origin}: a valid schema the walk does not prove: {schema}"
+                );
+                left.push(origin.clone());
+            }
+        }
+        (proven, left)
+    }
+
+    #[test]
+    fn shipped_schemas_are_proven() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut schemas = Vec::new();
+        let mut paths = Vec::new();
+        files(&root.join("corpora"), "jsonl", &mut paths);
+        for path in &paths {
+            let text = std::fs::read_to_string(path).expect("a corpus file");
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            for (i, line) in text.lines().enumerate() {
+                // Some corpus lines are deliberately not JSON.
+                let Ok(value) = serde_json::from_str::<Value>(line) else {
+                    continue;
+                };
+                let mut found = Vec::new();
+                under(&value, "input_schema", &mut found);
+                schemas.extend(
+                    found
+                        .into_iter()
+                        .map(|s| (format!("{name}:{}", i + 1), s.clone())),
+                );
+            }
+        }
+        let mut paths = Vec::new();
+        files(&root.join("examples/mcp"), "json", &mut paths);
+        for path in &paths {
+            let value: Value =
+                serde_json::from_str(&std::fs::read_to_string(path).expect("an MCP example"))
+                    .expect("MCP examples are JSON");
+            let mut found = Vec::new();
+            under(&value, "inputSchema", &mut found);
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            schemas.extend(found.into_iter().map(|s| (name.clone(), s.clone())));
+        }
+        let (proven, left) = proves_all(&schemas);
+        // Each valid schema the walk leaves, and the keyword why.
+        assert_eq!(
+            left,
+            [
+                "corpora/admission/schema_invalid_type_refused.jsonl:9", // $ref
+                "corpora/call/fit_pattern_properties_leave_keys_to_the_tool.jsonl:2", // patternProperties
+                "corpora/call/fit_pattern_properties_leave_keys_to_the_tool.jsonl:3", // patternProperties
+                "corpora/realistic/coding_agent_scout_child.jsonl:61",                // pattern
+                "corpora/realistic/coding_agent_work_session.jsonl:61",               // pattern
+                "corpora/realistic/mcp_server_with_real_defects.jsonl:13",            // $ref
+            ],
+            "proved {proven} of {}",
+            schemas.len()
+        );
+        assert!(proven > 1500, "proved only {proven} of {}", schemas.len());
+    }
+
+    #[test]
+    fn generated_schemas_are_proven() {
+        // The realistic generator: sessions (as in P1 and P5, salted or
+        // not) and the benches' scale catalogs.
+        let mut schemas = Vec::new();
+        for seed in 0..16 {
+            let text = realistic::salted_session(&realistic::session(seed), seed);
+            for line in text.lines() {
+                let value: Value = serde_json::from_str(line).expect("generated lines are JSON");
+                let mut found = Vec::new();
+                under(&value, "input_schema", &mut found);
+                schemas.extend(
+                    found
+                        .into_iter()
+                        .map(|s| (format!("session {seed}"), s.clone())),
+                );
+            }
+        }
+        for decl in realistic::salted_decls(&realistic::decls(2000, 6), 1) {
+            schemas.push((decl.name.clone(), (*decl.input_schema).clone()));
+        }
+        let (proven, left) = proves_all(&schemas);
+        assert_eq!(left, Vec::<String>::new());
+        assert_eq!(proven, schemas.len());
+        assert!(proven > 2000, "only {proven} schemas");
+
+        // The fuzzer's schemas: all valid ones proven but those with a
+        // keyword left to the crate.
+        let mut runner = TestRunner::deterministic();
+        let strategy = crate::generate::schema();
+        let schemas: Vec<(String, Value)> = (0..2000)
+            .map(|i| {
+                let tree = strategy.new_tree(&mut runner).expect("a schema");
+                (format!("fuzzer schema {i}"), tree.current())
+            })
+            .collect();
+        let (proven, left) = proves_all(&schemas);
+        // About three in four (the rest: invalid on purpose, or with a
+        // `dependentRequired` or `patternProperties`, each checked above).
+        assert!(
+            proven >= 1200,
+            "proved {proven} of 2000, left {}",
+            left.len()
+        );
+    }
+}
