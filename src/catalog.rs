@@ -30,9 +30,11 @@ pub struct AdmittedTool {
     description: String,
     input_schema: Arc<Value>,
     /// The canonical schema text and the compiled `fit`, shared by every
-    /// tool (in every run of the process) that declares an equal schema.
+    /// tool (in every run of the process) that declares an equal schema;
+    /// the plan is compiled when a call first needs it (most tools of a
+    /// run are never called).
     schema_text: Arc<str>,
-    fit_plan: Arc<FitPlan>,
+    fit_plan: Arc<OnceLock<FitPlan>>,
     effect: Effect,
     approval: Approval,
     digest: String,
@@ -58,7 +60,7 @@ impl AdmittedTool {
         pinned.push(']');
         AdmittedTool {
             hint: hint(&decl.description),
-            digest: blake3::hash(pinned.as_bytes()).to_hex().to_string(),
+            digest: blake3::hash(pinned.as_bytes()).to_hex().as_str().to_owned(),
             fit_plan: Arc::clone(&facts.plan),
             schema_text: Arc::clone(schema_text),
             name,
@@ -107,9 +109,10 @@ impl AdmittedTool {
     pub fn schema_text(&self) -> &str {
         &self.schema_text
     }
-    /// The args check compiled from the input schema.
+    /// The args check compiled from the input schema, on first use.
     pub fn fit_plan(&self) -> &FitPlan {
-        &self.fit_plan
+        self.fit_plan
+            .get_or_init(|| FitPlan::new(&self.input_schema))
     }
     /// The effective effect, after failing closed.
     pub fn effect(&self) -> Effect {
@@ -328,7 +331,10 @@ impl Catalog {
     /// is always BLAKE3 of the body.
     pub fn admit_carried_skill(&mut self, decl: &CarriedSkill) -> Result<&Skill, Refusal> {
         self.check_name(&decl.name, &decl.disclosure)?;
-        let hash = blake3::hash(decl.body.as_bytes()).to_hex().to_string();
+        let hash = blake3::hash(decl.body.as_bytes())
+            .to_hex()
+            .as_str()
+            .to_owned();
         if let Some(given) = &decl.hash
             && *given != hash
         {
@@ -455,7 +461,8 @@ impl Catalog {
 
 /// What admission derives from an input schema alone: its canonical text
 /// (SPEC §10), whether the draft 2020-12 meta-schema accepts it (SPEC §2
-/// check 6), and its compiled `fit`.
+/// check 6), and its compiled `fit` — a write-once cell, filled by the
+/// first call to any tool of an equal schema (a pure function of it).
 #[derive(Debug)]
 struct SchemaFacts {
     /// The allocation of the schema these facts were computed from. Weak,
@@ -466,7 +473,7 @@ struct SchemaFacts {
     schema: Weak<Value>,
     text: Arc<str>,
     valid: bool,
-    plan: Arc<FitPlan>,
+    plan: Arc<OnceLock<FitPlan>>,
 }
 
 impl SchemaFacts {
@@ -475,7 +482,7 @@ impl SchemaFacts {
             schema: Arc::downgrade(schema),
             text: canonical(schema).into(),
             valid: crate::metaschema::is_valid(schema),
-            plan: Arc::new(FitPlan::new(schema)),
+            plan: Arc::default(),
         }
     }
 }
@@ -660,6 +667,43 @@ mod tests {
         drop(first);
         let after: Arc<Value> = Arc::new((*again).clone());
         assert_eq!(&*schema_facts(&after).text, &*facts.text);
+    }
+
+    #[test]
+    fn a_fit_plan_is_compiled_on_first_use_and_shared_by_equal_schemas() {
+        let schema = || {
+            ToolDecl::new(
+                "alpha",
+                "lazy",
+                "d",
+                json!({"type": "object", "required": ["q"], "$comment": "plan test"}),
+            )
+        };
+        let mut catalog = Catalog::new();
+        let (first, second) = (
+            schema(),
+            ToolDecl {
+                name: "lazy2".into(),
+                ..schema()
+            },
+        );
+        assert!(catalog.admit_tool(&first).is_ok() && catalog.admit_tool(&second).is_ok());
+        let tool = |name: &str| catalog.tools.get(name).expect("admitted").clone();
+        let (one, two) = (tool("alpha__lazy"), tool("alpha__lazy2"));
+        assert!(one.fit_plan.get().is_none(), "admission compiles no plan");
+        // The plan is SPEC §6's: `q` is required.
+        assert!(
+            one.fit_plan()
+                .check(one.input_schema(), &json!({}))
+                .is_err()
+        );
+        assert!(
+            one.fit_plan()
+                .check(one.input_schema(), &json!({"q": 1}))
+                .is_ok()
+        );
+        // Compiled once, for both tools (their schemas are equal).
+        assert!(std::ptr::eq(one.fit_plan(), two.fit_plan()));
     }
 
     #[test]
