@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 
-use crate::canonical::{canonical, is_canonical_of, write_string};
+use crate::canonical::{is_canonical_of, write_string, write_value};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::fit::FitPlan;
 use crate::hint::hint;
@@ -478,9 +478,14 @@ struct SchemaFacts {
 
 impl SchemaFacts {
     fn of(schema: &Arc<Value>) -> SchemaFacts {
+        // Most tool schemas' texts fit in this at once, instead of growing
+        // through eight sizes (it is copied into the shared `Arc<str>`, so
+        // the room is not kept). Below the allocator's large-chunk size.
+        let mut text = String::with_capacity(960);
+        write_value(&mut text, schema);
         SchemaFacts {
             schema: Arc::downgrade(schema),
-            text: canonical(schema).into(),
+            text: text.into(),
             valid: crate::metaschema::is_valid(schema),
             plan: Arc::default(),
         }
@@ -589,6 +594,7 @@ fn is_blake3_hex(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canonical::canonical;
     use serde_json::json;
 
     fn tool(name: &str) -> ToolDecl {

@@ -36,18 +36,18 @@ pub fn mint(origin: &str, raw_name: &str) -> String {
     if origin == HOST_ORIGIN {
         raw_name.to_string()
     } else {
-        format!("{origin}__{raw_name}")
+        [origin, "__", raw_name].concat()
     }
 }
 
 /// The provider normalization key: ASCII letters lowercased, `-` as `_`.
 pub fn normalization_key(name: &str) -> String {
-    name.chars()
-        .map(|c| match c {
-            '-' => '_',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
+    let mut key = String::with_capacity(name.len());
+    key.extend(name.chars().map(|c| match c {
+        '-' => '_',
+        c => c.to_ascii_lowercase(),
+    }));
+    key
 }
 
 /// A control character in the spec's sense: U+0000–U+001F or U+007F.

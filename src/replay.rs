@@ -186,14 +186,21 @@ fn step(state: &mut State, kind: &OpKind, prior: Option<&Run>) -> (String, Outco
                     Some(tool) => catalog.admit_tool_as(decl, tool),
                     None => catalog.admit_tool(decl),
                 };
+            // The line of every admitted tool, so written piece by piece
+            // rather than through `format!`'s machinery.
             answer(admitted.map(|tool| {
-                format!(
-                    "admitted tool {} (effect {}, approval {}, digest {})\n",
+                [
+                    "admitted tool ",
                     tool.name(),
-                    tool.effect(),
-                    tool.approval(),
-                    short(tool.digest())
-                )
+                    " (effect ",
+                    tool.effect().as_str(),
+                    ", approval ",
+                    tool.approval().as_str(),
+                    ", digest ",
+                    short(tool.digest()),
+                    ")\n",
+                ]
+                .concat()
             }))
         }
         (State::Building(catalog), OpKind::Skill(decl)) => {
