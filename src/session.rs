@@ -9,6 +9,7 @@
 //! so the replay does not validate each line a second time. This module
 //! reads bytes, not files.
 
+use std::collections::LinkedList;
 use std::fmt;
 use std::sync::Arc;
 
@@ -202,9 +203,14 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     })?;
 
     let mut about = None;
-    // Recorded op lines run to a few hundred bytes; reserving for lines of
-    // 128 spares most of the vector's regrowth (each a copy of every op).
-    let mut ops = Vec::with_capacity(text.len() / 128 + 4);
+    // The ops are gathered in small nodes and moved into one vector of the
+    // exact size at the end. A session's vector is tens of kilobytes, and
+    // asking for it up front, right after the previous session freed
+    // thousands of small nodes, makes glibc's malloc consolidate all of them
+    // (~0.15 M instructions a session, with cache misses); asked for after
+    // the parse, whose own small allocations reuse those nodes, it costs a
+    // copy of the ops (docs/decisions.md).
+    let mut ops = LinkedList::new();
     let mut started_at: Option<usize> = None;
     for (index, raw) in text.split('\n').enumerate() {
         let line = index + 1;
@@ -257,10 +263,13 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
             (OpKind::Start { .. }, None) => started_at = Some(line),
             _ => {}
         }
-        ops.push(Op { line, kind });
+        ops.push_back(Op { line, kind });
     }
     match about {
-        Some(about) => Ok(Session { about, ops }),
+        Some(about) => Ok(Session {
+            about,
+            ops: ops.into_iter().collect(),
+        }),
         None => Err(SessionError {
             line: 1,
             column: 1,
