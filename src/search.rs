@@ -2,9 +2,10 @@
 //! D22 weights (a name hit 3, a text hit 1), each multiplied by how rare
 //! the word is among this run's candidates, in integers only.
 //!
-//! A started run tokenizes every candidate once, the first time a keyword
-//! query needs it, so runs that never search never pay for it, and
-//! admission never tokenizes. Its first [`SCAN_QUERIES`] queries are
+//! A started run gathers its candidates the first time a keyword query
+//! needs them, so runs that never search never pay for it, and admission
+//! never tokenizes; a candidate is tokenized, once, only when a query word
+//! may be among its words ([`Words`]). Its first [`SCAN_QUERIES`] queries are
 //! answered by scanning every candidate's words for each query word (a
 //! query has a handful), which gives `df` and the hits at once; after
 //! that the run builds an inverted index from word to the candidates that
@@ -162,40 +163,92 @@ pub fn words(text: &str) -> Vec<String> {
 /// A candidate's words, split by where they score: its name's (a hit
 /// weighs 3) and its description's or disclosure's (a hit weighs 1).
 ///
-/// Held as one string, ` name words | text words `: a space before and
-/// after every word, and `|` (never in a word) between the two parts.
-/// Whether the candidate holds a word is then whether the string holds
-/// the word padded with spaces ([`Needle`]), one substring search —
-/// which std runs with SIMD on the common, missing, case.
+/// Tokenized on first need. Until then a candidate keeps its name and text
+/// as declared and, when they are ASCII, lowercased: each ASCII word is a
+/// run of that lowercased text, so a query word it does not hold is in none
+/// of the candidate's words, and most candidates are never tokenized for a
+/// query (a run asks a few words of ~50 candidates, most of which hold none
+/// of them). Unicode lowercasing can change bytes, so a candidate with any
+/// other character is tokenized for every word.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Words {
+    /// The name, the text, then (when both are ASCII) the two lowercased,
+    /// in one allocation.
+    declared: String,
+    /// Where the name ends in `declared`.
+    name_len: usize,
+    /// Where the text ends in `declared`; the lowercased copy follows when
+    /// it is shorter than `declared`.
+    text_end: usize,
+    tokens: OnceLock<Tokens>,
+}
+
+/// A candidate's words held as one string, ` name words | text words `: a
+/// space before and after every word, and `|` (never in a word) between
+/// the two parts. Whether the candidate holds a word is then whether the
+/// string holds the word padded with spaces ([`Needle`]), one substring
+/// search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tokens {
     joined: String,
     /// Where the name's words end: at the `|`.
     name_end: usize,
 }
 
 impl Words {
-    /// Tokenizes a candidate's name and description.
+    /// A candidate's name and description, to be tokenized when a query
+    /// needs them.
     pub fn of(name: &str, text: &str) -> Words {
-        let mut joined = String::with_capacity(name.len() + text.len() + 8);
-        joined.push(' ');
-        tokenize(name, &mut joined);
-        let name_end = joined.len();
-        joined.push_str("| ");
-        tokenize(text, &mut joined);
-        Words { joined, name_end }
+        let ascii = name.is_ascii() && text.is_ascii();
+        let mut declared = String::with_capacity(2 * (name.len() + text.len()));
+        declared.push_str(name);
+        declared.push_str(text);
+        if ascii {
+            declared.push_str(name);
+            declared.push_str(text);
+            if let Some(lowered) = declared.get_mut(name.len() + text.len()..) {
+                lowered.make_ascii_lowercase();
+            }
+        }
+        Words {
+            declared,
+            name_len: name.len(),
+            text_end: name.len() + text.len(),
+            tokens: OnceLock::new(),
+        }
+    }
+
+    /// The candidate's words, tokenized on the first call.
+    fn tokens(&self) -> &Tokens {
+        self.tokens.get_or_init(|| {
+            let name = self.declared.get(..self.name_len).unwrap_or_default();
+            let text = (self.declared.get(self.name_len..self.text_end)).unwrap_or_default();
+            let mut joined = String::with_capacity(name.len() + text.len() + 8);
+            joined.push(' ');
+            tokenize(name, &mut joined);
+            let name_end = joined.len();
+            joined.push_str("| ");
+            tokenize(text, &mut joined);
+            Tokens { joined, name_end }
+        })
+    }
+
+    /// The name and the text lowercased, when they are ASCII.
+    fn lowered(&self) -> Option<&str> {
+        (self.declared.len() > self.text_end)
+            .then(|| self.declared.get(self.text_end..).unwrap_or_default())
     }
 
     /// The words of the name, in order (with repeats; tests read them).
     #[cfg(test)]
     fn name(&self) -> impl Iterator<Item = &str> {
-        self.part(..self.name_end)
+        self.part(..self.tokens().name_end)
     }
 
     /// The words of the text, in order (with repeats; tests read them).
     #[cfg(test)]
     fn text(&self) -> impl Iterator<Item = &str> {
-        self.part(self.name_end + 1..)
+        self.part(self.tokens().name_end + 1..)
     }
 
     #[cfg(test)]
@@ -203,7 +256,7 @@ impl Words {
         &self,
         range: impl std::slice::SliceIndex<str, Output = str>,
     ) -> impl Iterator<Item = &str> {
-        (self.joined.get(range).unwrap_or_default())
+        (self.tokens().joined.get(range).unwrap_or_default())
             .split(' ')
             .filter(|word| !word.is_empty())
     }
@@ -211,52 +264,65 @@ impl Words {
     /// D22's hit for a word: 3 in the name, plus 1 in the text; 0 when it
     /// holds the word in neither.
     fn hit(&self, word: &Needle) -> u64 {
-        let joined = self.joined.as_bytes();
-        // Most candidates hold a given word nowhere: one search says so.
+        // Most candidates hold a given word nowhere: when the lowercased
+        // text says so, nothing is tokenized.
+        if let Some(lowered) = self.lowered()
+            && word.bare.find(lowered.as_bytes()).is_none()
+        {
+            return 0;
+        }
+        let tokens = self.tokens();
+        let joined = tokens.joined.as_bytes();
         // A match never spans the name and the text (`|` is in no word),
         // and the first match is in the name exactly when the name holds
         // the word.
-        match word.finder.find(joined) {
+        match word.padded.find(joined) {
             None => 0,
-            Some(first) if first < self.name_end => {
-                let text = joined.get(self.name_end..).unwrap_or_default();
-                3 + u64::from(word.finder.find(text).is_some())
+            Some(first) if first < tokens.name_end => {
+                let text = joined.get(tokens.name_end..).unwrap_or_default();
+                3 + u64::from(word.padded.find(text).is_some())
             }
             Some(_) => 1,
         }
     }
 }
 
-/// A query word padded with a space on each side: a [`Words`] holds the
-/// word exactly when its string holds this. Its searcher is built once per
-/// query word and used on every candidate (`memchr`'s `memmem`).
+/// A query word, and its searchers, built once per query word and used on
+/// every candidate (`memchr`'s `memmem`): the word alone, for a candidate's
+/// lowercased text, and padded with a space on each side, for its
+/// [`Tokens`] (which hold the word exactly when they hold it padded).
 struct Needle {
-    padded: String,
-    finder: memmem::Finder<'static>,
+    word: String,
+    bare: memmem::Finder<'static>,
+    padded: memmem::Finder<'static>,
 }
 
 impl Needle {
     fn of(word: &str) -> Needle {
-        let padded = format!(" {word} ");
-        let finder = memmem::Finder::new(padded.as_bytes()).into_owned();
-        Needle { padded, finder }
+        Needle {
+            bare: memmem::Finder::new(word.as_bytes()).into_owned(),
+            padded: memmem::Finder::new(format!(" {word} ").as_bytes()).into_owned(),
+            word: word.to_string(),
+        }
     }
 
     fn word(&self) -> &str {
-        self.padded.trim_matches(' ')
+        &self.word
     }
 }
 
 /// The keyword search of a started run over its candidates (SPEC §5).
 ///
-/// Every candidate is tokenized once, when the search is made. A query is
-/// then answered one of two ways, with the same scores and the same order:
+/// Every candidate is kept with its lowercased text when the search is
+/// made, and tokenized once, when a query word may be among its words
+/// ([`Words`]). A query is answered one of two ways, with the same scores
+/// and the same order:
 ///
 /// - **by scan** ([`SearchIndex::rank_by_scan`]): each query word is
 ///   looked up in every candidate's word lists, which gives its `df` and
 ///   its hits at once. Nothing is built, so a run asked a few keyword
 ///   queries (the usual agent run: ~50 candidates, 3–4 queries) pays only
-///   for tokenizing.
+///   for tokenizing the candidates its words may be in.
 /// - **by the inverted index** ([`SearchIndex::rank_by_index`]): the hash
 ///   of each word → the candidates that hold it, built the first time it is
 ///   used (by [`SearchIndex::rank`], on query `SCAN_QUERIES + 1`), so a
@@ -387,7 +453,7 @@ impl<M: Copy> SearchIndex<M> {
             let id = u64::from(u32::try_from(id).unwrap_or(u32::MAX));
             let mut hash = WORD_HASH_SEED;
             let mut inside = false;
-            for &byte in words.joined.as_bytes() {
+            for &byte in words.tokens().joined.as_bytes() {
                 if byte == b' ' || byte == b'|' {
                     if inside {
                         postings.push(u64::from(hash) << 32 | id);
@@ -623,6 +689,24 @@ mod tests {
         let empty = Words::of("", "");
         assert_eq!(empty.name().count() + empty.text().count(), 0);
         assert_eq!(empty.hit(&Needle::of("a")), 0);
+    }
+
+    #[test]
+    fn an_ascii_candidate_is_tokenized_only_for_a_word_its_text_may_hold() {
+        let words = Words::of("github__getIssue", "Get an issue by its number.");
+        // "pull" is in no run of the lowercased text: nothing is tokenized.
+        // "mber" is (in "number"): the candidate is tokenized, and its
+        // words say no.
+        assert_eq!(words.hit(&Needle::of("pull")), 0);
+        assert!(words.tokens.get().is_none(), "no word, no tokenizing");
+        assert_eq!(words.hit(&Needle::of("mber")), 0);
+        assert!(words.tokens.get().is_some());
+        // camelCase: `Issue` is the word `issue`, in the name and the text.
+        let words = Words::of("github__getIssue", "Get an issue by its number.");
+        assert_eq!(words.hit(&Needle::of("issue")), 4);
+        // Not ASCII: tokenized for any word (lowercasing `À` is not ASCII's).
+        let words = Words::of("Àpi", "x");
+        assert_eq!(words.hit(&Needle::of("àpi")), 3);
     }
 
     /// Generated catalogs and queries need proptest, which the library
