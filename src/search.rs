@@ -177,8 +177,8 @@ pub struct Words {
     declared: String,
     /// Where the name ends in `declared`.
     name_len: usize,
-    /// Where the text ends in `declared`; the lowercased copy follows when
-    /// it is shorter than `declared`.
+    /// Where the text ends in `declared`; the lowercased copy, when there
+    /// is one, follows.
     text_end: usize,
     tokens: OnceLock<Tokens>,
 }

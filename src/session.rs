@@ -632,39 +632,17 @@ fn key_column(raw: &str, key: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
     use std::sync::OnceLock;
 
     use super::*;
 
-    /// The shipped session schema, compiled once per test process: whole, and
-    /// once per op (`{"$ref": "#/$defs/<op>"}` beside the same
-    /// `$defs`), so a line is checked against its own op's definition only.
-    struct Schemas {
-        whole: jsonschema::Validator,
-        by_op: BTreeMap<&'static str, jsonschema::Validator>,
-    }
-
-    fn schemas() -> Option<&'static Schemas> {
-        static SCHEMAS: OnceLock<Option<Schemas>> = OnceLock::new();
-        SCHEMAS
-            .get_or_init(|| {
-                let root: Value = serde_json::from_str(SESSION_SCHEMA).ok()?;
-                let whole = jsonschema::draft202012::new(&root).ok()?;
-                let by_op = OP_NAMES
-                    .iter()
-                    .filter_map(|op| {
-                        let one = serde_json::json!({
-                            "$schema": root.get("$schema")?,
-                            "$defs": root.get("$defs")?,
-                            "$ref": format!("#/$defs/{op}"),
-                        });
-                        Some((*op, jsonschema::draft202012::new(&one).ok()?))
-                    })
-                    .collect();
-                Some(Schemas { whole, by_op })
-            })
-            .as_ref()
+    /// The shipped session schema, compiled once per test process.
+    fn shipped_schema() -> &'static jsonschema::Validator {
+        static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
+        SCHEMA.get_or_init(|| {
+            let root: Value = serde_json::from_str(SESSION_SCHEMA).expect("the schema is JSON");
+            jsonschema::draft202012::new(&root).expect("the shipped schema compiles")
+        })
     }
 
     fn error(text: &str) -> String {
@@ -675,18 +653,6 @@ mod tests {
     }
 
     const HEAD: &str = "{\"op\":\"session\",\"format\":1,\"about\":\"t\"}\n";
-
-    #[test]
-    fn every_op_has_its_own_compiled_definition() {
-        let schemas = schemas().expect("the shipped schema compiles");
-        assert_eq!(schemas.by_op.len(), OP_NAMES.len());
-        let line = serde_json::json!({"op": "describe", "name": "x", "extra": 1});
-        assert!(!schemas.by_op["describe"].is_valid(&line));
-        assert!(!schemas.whole.is_valid(&line));
-        assert!(
-            schemas.by_op["describe"].is_valid(&serde_json::json!({"op": "describe", "name": "x"}))
-        );
-    }
 
     /// Whether the typed reader accepts `raw` as a line after the header.
     fn reader_accepts(raw: &str) -> bool {
@@ -725,8 +691,7 @@ mod tests {
     }
 
     fn schema_accepts(raw: &str) -> bool {
-        let schemas = schemas().expect("the shipped schema compiles");
-        serde_json::from_str::<Value>(raw).is_ok_and(|line| schemas.whole.is_valid(&line))
+        serde_json::from_str::<Value>(raw).is_ok_and(|line| shipped_schema().is_valid(&line))
     }
 
     /// The replay trusts the typed reader alone, so the shipped schema must
@@ -919,14 +884,12 @@ mod tests {
             "3:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"openai\""
         );
         // The shipped schema says the same as the typed reader.
-        let schemas = schemas().expect("the shipped schema compiles");
         for provider in Provider::ALL {
             let line = serde_json::json!({"op": "tool_defs", "provider": provider.as_str()});
-            assert!(schemas.by_op["tool_defs"].is_valid(&line), "{provider}");
+            assert!(shipped_schema().is_valid(&line), "{provider}");
         }
         let misspelled = serde_json::json!({"op": "tool_defs", "provider": "openai"});
-        assert!(!schemas.by_op["tool_defs"].is_valid(&misspelled));
-        assert!(!schemas.whole.is_valid(&misspelled));
+        assert!(!shipped_schema().is_valid(&misspelled));
         assert_eq!(
             error(&format!(
                 "{started}{{\"op\":\"tool_defs\", \"provider\":null}}"
