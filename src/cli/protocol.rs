@@ -8,9 +8,11 @@
 //! read and write messages only through this module, so the two cannot
 //! drift apart. It does no I/O.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
@@ -236,13 +238,22 @@ impl Answer {
         }
     }
 
-    /// The answer for `case` as one message line.
+    /// The answer for `case` as one message line (the tests read it).
+    #[cfg(test)]
+    pub fn to_line(&self, case: &str) -> String {
+        let mut out = String::new();
+        self.write_line(case, &mut out);
+        out
+    }
+
+    /// The answer for `case` as one message line, appended to `out` (a
+    /// server reuses one buffer for every answer).
     ///
     /// Written straight out, not built as a `Value` first (a copy of every
     /// output): the bytes are those of `json!({"case": …, <key>: …})`,
     /// keys in that order, each string escaped by serde_json.
-    pub fn to_line(&self, case: &str) -> String {
-        let mut out = String::with_capacity(
+    pub fn write_line(&self, case: &str, out: &mut String) {
+        out.reserve(
             24 + case.len()
                 + match self {
                     Answer::Outputs(outputs) => outputs.iter().map(|o| o.len() + 3).sum(),
@@ -250,7 +261,7 @@ impl Answer {
                 },
         );
         out.push_str(r#"{"case":"#);
-        push_string(&mut out, case);
+        push_string(out, case);
         match self {
             Answer::Outputs(outputs) => {
                 out.push_str(r#","outputs":["#);
@@ -258,21 +269,20 @@ impl Answer {
                     if i > 0 {
                         out.push(',');
                     }
-                    push_string(&mut out, output);
+                    push_string(out, output);
                 }
                 out.push(']');
             }
             Answer::Skipped(why) => {
                 out.push_str(r#","skipped":"#);
-                push_string(&mut out, why);
+                push_string(out, why);
             }
             Answer::Errored(why) => {
                 out.push_str(r#","errored":"#);
-                push_string(&mut out, why);
+                push_string(out, why);
             }
         }
         out.push('}');
-        out
     }
 }
 
@@ -389,6 +399,34 @@ pub enum BadRequest {
 /// written out again and parsed a second time. Duplicate keys behave as
 /// with a `Value`: the last one counts.
 pub fn request(line: &[u8]) -> Result<Request<'_>, BadRequest> {
+    // The usual message, read in one pass straight into its fields (a
+    // run's ops scanned once here, as raw text). Anything else — a key
+    // twice, a field of the wrong type, a field missing — is read again
+    // below, which says what is wrong.
+    if let Ok(message) = serde_json::from_slice::<Message<'_>>(line) {
+        match (
+            message.cmd.as_ref(),
+            message.protocol,
+            message.case,
+            message.ops,
+        ) {
+            ("hello", Some(version), _, _) => return Ok(Request::Hello(version)),
+            ("run", _, Some(case), Some(ops)) => {
+                return Ok(Request::Run {
+                    case: case.into_owned(),
+                    ops,
+                });
+            }
+            ("bye", _, _, _) => return Ok(Request::Bye),
+            _ => {}
+        }
+    }
+    request_by_keys(line)
+}
+
+/// [`request`], key by key: every top-level value kept as raw text, then
+/// each field read from it.
+fn request_by_keys(line: &[u8]) -> Result<Request<'_>, BadRequest> {
     let map: BTreeMap<String, &RawValue> = match serde_json::from_slice(line) {
         Ok(map) => map,
         // Either not JSON at all, or JSON that is not an object.
@@ -423,6 +461,20 @@ pub fn request(line: &[u8]) -> Result<Request<'_>, BadRequest> {
         "bye" => Ok(Request::Bye),
         other => Err(BadRequest::Wrong(format!("unknown cmd \"{other}\""))),
     }
+}
+
+/// The fields of a message [`request`] reads in one pass; unknown keys
+/// are ignored, as there.
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow)]
+    cmd: Cow<'a, str>,
+    #[serde(default)]
+    protocol: Option<u64>,
+    #[serde(default, borrow)]
+    case: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    ops: Option<Vec<&'a RawValue>>,
 }
 
 fn object<'a>(value: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
@@ -576,6 +628,42 @@ mod tests {
             request(b" {\"cmd\":\"bye\"} \r"),
             Ok(Request::Bye)
         ));
+    }
+
+    /// The one-pass read gives what the key-by-key read gives, on the
+    /// usual messages and on every shape it leaves to it.
+    #[test]
+    fn a_request_read_in_one_pass_is_the_request_read_key_by_key() {
+        let messages = [
+            r#"{"cmd":"hello","protocol":1}"#,
+            r#"{"cmd":"hello","protocol":1.0}"#,
+            r#"{"cmd":"hello","protocol":null}"#,
+            r#"{"cmd":"hello"}"#,
+            r#"{"cmd":"bye","extra":[1,{"a":2}]}"#,
+            r#"{"cmd":"run","case":"s/c","ops":[{"op":"start","mode":"chat"},{"op":"render"}]}"#,
+            r#"{"ops":[ {"op":"render"} ],"case":"s\/c","cmd":"run","x":null}"#,
+            r#"{"cmd":"run","case":"c","ops":[]}"#,
+            r#"{"cmd":"run","case":null,"ops":[]}"#,
+            r#"{"cmd":"run","case":"c","ops":null}"#,
+            r#"{"cmd":"run","case":"c","ops":{}}"#,
+            r#"{"cmd":"run","case":"c"}"#,
+            r#"{"cmd":"run","case":"a","case":"b","ops":[1]}"#,
+            r#"{"cmd":"run","case":"c","ops":[1],"ops":[2,3]}"#,
+            r#"{"cmd":"nap","cmd":"hello","protocol":1}"#,
+            r#"{"cmd":1}"#,
+            r#"{"cmd":"nap"}"#,
+            r#"[1]"#,
+            r#"{"cmd":"#,
+            r#"{} x"#,
+            " {\"cmd\":\"bye\"} \r",
+        ];
+        for message in messages {
+            assert_eq!(
+                format!("{:?}", request(message.as_bytes())),
+                format!("{:?}", request_by_keys(message.as_bytes())),
+                "{message}"
+            );
+        }
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub fn run() -> Result<Exit> {
     let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let mut line = Vec::new();
+    // Reused for every run: a session's text and its answer are tens of
+    // kilobytes, and asking the allocator for them anew, right after the
+    // last run freed its session, costs more than the runs' small nodes.
+    let (mut text, mut reply) = (String::new(), String::new());
     for number in 1.. {
         line.clear();
         let read = stdin
@@ -38,20 +42,23 @@ pub fn run() -> Result<Exit> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let reply = match protocol::request(&line) {
-            Ok(Request::Hello(version)) if version == protocol::PROTOCOL => hello_reply(),
+        reply.clear();
+        match protocol::request(&line) {
+            Ok(Request::Hello(version)) if version == protocol::PROTOCOL => {
+                reply.push_str(&hello_reply());
+            }
             Ok(Request::Hello(version)) => bail!(
                 "stdin line {number}: the harness speaks protocol {version}; this serves protocol {}",
                 protocol::PROTOCOL
             ),
-            Ok(Request::Run { case, ops }) => answer(&ops).to_line(&case),
+            Ok(Request::Run { case, ops }) => answer(&ops, &mut text).write_line(&case, &mut reply),
             Ok(Request::Bye) => return Ok(Exit::Pass),
             Err(BadRequest::NotJson(error)) => {
                 return Err(anyhow::Error::new(error)
                     .context(format!("stdin line {number} is not a JSON message")));
             }
             Err(BadRequest::Wrong(why)) => bail!("stdin line {number}: {why}"),
-        };
+        }
         // One message per line, flushed: the harness waits for each.
         stdout
             .write_all(reply.as_bytes())
@@ -76,12 +83,12 @@ fn hello_reply() -> String {
 }
 
 /// The outputs of one case's ops, replayed from an empty catalog; ops that
-/// do not make a well-formed session are `errored`, naming the op.
-fn answer(ops: &[&RawValue]) -> Answer {
+/// do not make a well-formed session are `errored`, naming the op. The
+/// session's text is written in `text`.
+fn answer(ops: &[&RawValue], text: &mut String) -> Answer {
     const HEADER: &str = r#"{"op":"session","format":1,"about":"a conformance run"}"#;
-    let mut text = String::with_capacity(
-        HEADER.len() + 1 + ops.iter().map(|op| op.get().len() + 1).sum::<usize>(),
-    );
+    text.clear();
+    text.reserve(HEADER.len() + 1 + ops.iter().map(|op| op.get().len() + 1).sum::<usize>());
     text.push_str(HEADER);
     text.push('\n');
     for op in ops {
@@ -117,7 +124,7 @@ mod tests {
         let Ok(Request::Run { ops, .. }) = protocol::request(line.as_bytes()) else {
             panic!("{line} is a run");
         };
-        answer(&ops)
+        answer(&ops, &mut String::new())
     }
 
     #[test]
