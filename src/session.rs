@@ -167,6 +167,38 @@ pub const OP_NAMES: [&str; 14] = [
     "digests",
 ];
 
+/// The fields each op after the header takes besides `op` (SPEC §11, and
+/// `corpora/session.schema.json`): `(op, required, optional)`, the required
+/// ones in the order a missing one is reported. The one list both the
+/// reader and its fast path (`typed`) read.
+const OP_FIELDS: [(&str, &[&str], &[&str]); 13] = [
+    (
+        "tool",
+        &["origin", "name", "description", "input_schema"],
+        &["effect", "approval", "admitted"],
+    ),
+    (
+        "skill",
+        &["name", "disclosure", "address"],
+        &["hash", "package"],
+    ),
+    (
+        "carried_skill",
+        &["name", "disclosure", "body"],
+        &["hash", "package"],
+    ),
+    ("dev", &["text"], &[]),
+    ("start", &["mode"], &["profile"]),
+    ("render", &[], &[]),
+    ("tool_defs", &[], &["provider"]),
+    ("describe", &["name"], &[]),
+    ("call", &["id", "name", "args"], &[]),
+    ("switch_mode", &["mode"], &[]),
+    ("expand", &["name"], &[]),
+    ("pins", &[], &[]),
+    ("digests", &[], &[]),
+];
+
 /// Why a session is malformed, and where (1-based line and byte column).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionError {
@@ -430,18 +462,15 @@ impl<'a> LineReader<'a> {
     }
 
     fn op_kind(self, op: &'static str) -> Result<OpKind, SessionError> {
+        let Some(&(_, required, optional)) = OP_FIELDS.iter().find(|(name, ..)| *name == op) else {
+            // Only the header is an op without a row.
+            return Err(
+                self.error_at_key("op", "the header may only be the first line".to_string())
+            );
+        };
+        self.check_fields(op, required, optional)?;
         let kind = match op {
-            "session" => {
-                return Err(
-                    self.error_at_key("op", "the header may only be the first line".to_string())
-                );
-            }
             "tool" => {
-                self.check_fields(
-                    op,
-                    &["origin", "name", "description", "input_schema"],
-                    &["effect", "approval", "admitted"],
-                )?;
                 let admitted = match self.map.get("admitted") {
                     None => true,
                     Some(Value::Bool(b)) => *b,
@@ -466,34 +495,24 @@ impl<'a> LineReader<'a> {
                     admitted,
                 }
             }
-            "skill" => {
-                self.check_fields(op, &["name", "disclosure", "address"], &["hash", "package"])?;
-                OpKind::Skill(ShelfSkill {
-                    name: self.string(op, "name")?,
-                    disclosure: self.string(op, "disclosure")?,
-                    address: self.string(op, "address")?,
-                    hash: self.optional_string(op, "hash")?,
-                    package: self.optional_string(op, "package")?,
-                })
-            }
-            "carried_skill" => {
-                self.check_fields(op, &["name", "disclosure", "body"], &["hash", "package"])?;
-                OpKind::CarriedSkill(CarriedSkill {
-                    name: self.string(op, "name")?,
-                    disclosure: self.string(op, "disclosure")?,
-                    body: self.string(op, "body")?,
-                    hash: self.optional_string(op, "hash")?,
-                    package: self.optional_string(op, "package")?,
-                })
-            }
-            "dev" => {
-                self.check_fields(op, &["text"], &[])?;
-                OpKind::Dev {
-                    text: self.string(op, "text")?,
-                }
-            }
+            "skill" => OpKind::Skill(ShelfSkill {
+                name: self.string(op, "name")?,
+                disclosure: self.string(op, "disclosure")?,
+                address: self.string(op, "address")?,
+                hash: self.optional_string(op, "hash")?,
+                package: self.optional_string(op, "package")?,
+            }),
+            "carried_skill" => OpKind::CarriedSkill(CarriedSkill {
+                name: self.string(op, "name")?,
+                disclosure: self.string(op, "disclosure")?,
+                body: self.string(op, "body")?,
+                hash: self.optional_string(op, "hash")?,
+                package: self.optional_string(op, "package")?,
+            }),
+            "dev" => OpKind::Dev {
+                text: self.string(op, "text")?,
+            },
             "start" => {
-                self.check_fields(op, &["mode"], &["profile"])?;
                 let profile = match self.optional_string(op, "profile")? {
                     None => None,
                     Some(text) => Some(Profile::parse(&text).ok_or_else(|| {
@@ -509,7 +528,6 @@ impl<'a> LineReader<'a> {
                 }
             }
             "describe" | "expand" => {
-                self.check_fields(op, &["name"], &[])?;
                 // Moved in after the schema check.
                 self.str(op, "name")?;
                 let name = String::new();
@@ -520,7 +538,6 @@ impl<'a> LineReader<'a> {
                 }
             }
             "call" => {
-                self.check_fields(op, &["id", "name", "args"], &[])?;
                 self.str(op, "id")?;
                 self.str(op, "name")?;
                 // Moved in after the schema check.
@@ -531,7 +548,6 @@ impl<'a> LineReader<'a> {
                 })
             }
             "tool_defs" => {
-                self.check_fields(op, &[], &["provider"])?;
                 let provider = match self.optional_string(op, "provider")? {
                     None => Provider::default(),
                     Some(text) => Provider::parse(&text).ok_or_else(|| {
@@ -545,20 +561,12 @@ impl<'a> LineReader<'a> {
                 };
                 OpKind::ToolDefs { provider }
             }
-            "switch_mode" => {
-                self.check_fields(op, &["mode"], &[])?;
-                OpKind::SwitchMode {
-                    mode: self.mode(op)?,
-                }
-            }
-            _ => {
-                self.check_fields(op, &[], &[])?;
-                match op {
-                    "render" => OpKind::Render,
-                    "pins" => OpKind::Pins,
-                    _ => OpKind::Digests,
-                }
-            }
+            "switch_mode" => OpKind::SwitchMode {
+                mode: self.mode(op)?,
+            },
+            "render" => OpKind::Render,
+            "pins" => OpKind::Pins,
+            _ => OpKind::Digests,
         };
         let mut kind = kind;
         let mut map = self.map;

@@ -18,7 +18,7 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{OP_NAMES, OpKind};
+use super::{OP_FIELDS, OP_NAMES, OpKind};
 use crate::call::ToolCall;
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::mode::{Mode, Profile};
@@ -101,69 +101,93 @@ fn given_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, 
     d.deserialize_str(Word).map(Some)
 }
 
-const ORIGIN: u32 = 1;
-const NAME: u32 = 1 << 1;
-const DESCRIPTION: u32 = 1 << 2;
-const INPUT_SCHEMA: u32 = 1 << 3;
-const EFFECT: u32 = 1 << 4;
-const APPROVAL: u32 = 1 << 5;
-const ADMITTED: u32 = 1 << 6;
-const DISCLOSURE: u32 = 1 << 7;
-const ADDRESS: u32 = 1 << 8;
-const BODY: u32 = 1 << 9;
-const HASH: u32 = 1 << 10;
-const PACKAGE: u32 = 1 << 11;
-const TEXT: u32 = 1 << 12;
-const MODE: u32 = 1 << 13;
-const PROFILE: u32 = 1 << 14;
-const PROVIDER: u32 = 1 << 15;
-const ID: u32 = 1 << 16;
-const ARGS: u32 = 1 << 17;
-
-/// Each op's (required, optional) fields besides `op`, as SPEC §11 and
-/// `corpora/session.schema.json` give them; the header is left to the
-/// reader.
-const FIELDS: [(&str, u32, u32); 13] = [
-    (
-        "tool",
-        ORIGIN | NAME | DESCRIPTION | INPUT_SCHEMA,
-        EFFECT | APPROVAL | ADMITTED,
-    ),
-    ("skill", NAME | DISCLOSURE | ADDRESS, HASH | PACKAGE),
-    ("carried_skill", NAME | DISCLOSURE | BODY, HASH | PACKAGE),
-    ("dev", TEXT, 0),
-    ("start", MODE, PROFILE),
-    ("render", 0, 0),
-    ("tool_defs", 0, PROVIDER),
-    ("describe", NAME, 0),
-    ("call", ID | NAME | ARGS, 0),
-    ("switch_mode", MODE, 0),
-    ("expand", NAME, 0),
-    ("pins", 0, 0),
-    ("digests", 0, 0),
+/// The fields of [`Line`] after `op`; in a field set, bit `i` is
+/// `FIELD_NAMES[i]`.
+const FIELD_NAMES: [&str; 18] = [
+    "origin",
+    "name",
+    "description",
+    "input_schema",
+    "effect",
+    "approval",
+    "admitted",
+    "disclosure",
+    "address",
+    "body",
+    "hash",
+    "package",
+    "text",
+    "mode",
+    "profile",
+    "provider",
+    "id",
+    "args",
 ];
+
+/// The bit of field `name` (a name of no field fails the build).
+const fn bit(name: &str) -> u32 {
+    let mut i = 0;
+    while i < FIELD_NAMES.len() {
+        let (a, b) = (name.as_bytes(), FIELD_NAMES[i].as_bytes());
+        let mut same = a.len() == b.len();
+        let mut j = 0;
+        while same && j < a.len() {
+            same = a[j] == b[j];
+            j += 1;
+        }
+        if same {
+            return 1 << i;
+        }
+        i += 1;
+    }
+    panic!("a session field that `Line` does not read");
+}
+
+/// The field set of `names`.
+const fn set(names: &[&str]) -> u32 {
+    let mut set = 0;
+    let mut i = 0;
+    while i < names.len() {
+        set |= bit(names[i]);
+        i += 1;
+    }
+    set
+}
+
+/// Each op's (required, optional) field sets: `super::OP_FIELDS`, the list
+/// the reader checks, as bits, computed when the crate is built.
+const FIELDS: [(&str, u32, u32); OP_FIELDS.len()] = {
+    let mut fields = [("", 0, 0); OP_FIELDS.len()];
+    let mut i = 0;
+    while i < OP_FIELDS.len() {
+        let (op, required, optional) = OP_FIELDS[i];
+        fields[i] = (op, set(required), set(optional));
+        i += 1;
+    }
+    fields
+};
 
 impl Line<'_> {
     fn fields(&self) -> u32 {
         [
-            (self.origin.is_some(), ORIGIN),
-            (self.name.is_some(), NAME),
-            (self.description.is_some(), DESCRIPTION),
-            (self.input_schema.is_some(), INPUT_SCHEMA),
-            (self.effect.is_some(), EFFECT),
-            (self.approval.is_some(), APPROVAL),
-            (self.admitted.is_some(), ADMITTED),
-            (self.disclosure.is_some(), DISCLOSURE),
-            (self.address.is_some(), ADDRESS),
-            (self.body.is_some(), BODY),
-            (self.hash.is_some(), HASH),
-            (self.package.is_some(), PACKAGE),
-            (self.text.is_some(), TEXT),
-            (self.mode.is_some(), MODE),
-            (self.profile.is_some(), PROFILE),
-            (self.provider.is_some(), PROVIDER),
-            (self.id.is_some(), ID),
-            (self.args.is_some(), ARGS),
+            (self.origin.is_some(), const { bit("origin") }),
+            (self.name.is_some(), const { bit("name") }),
+            (self.description.is_some(), const { bit("description") }),
+            (self.input_schema.is_some(), const { bit("input_schema") }),
+            (self.effect.is_some(), const { bit("effect") }),
+            (self.approval.is_some(), const { bit("approval") }),
+            (self.admitted.is_some(), const { bit("admitted") }),
+            (self.disclosure.is_some(), const { bit("disclosure") }),
+            (self.address.is_some(), const { bit("address") }),
+            (self.body.is_some(), const { bit("body") }),
+            (self.hash.is_some(), const { bit("hash") }),
+            (self.package.is_some(), const { bit("package") }),
+            (self.text.is_some(), const { bit("text") }),
+            (self.mode.is_some(), const { bit("mode") }),
+            (self.profile.is_some(), const { bit("profile") }),
+            (self.provider.is_some(), const { bit("provider") }),
+            (self.id.is_some(), const { bit("id") }),
+            (self.args.is_some(), const { bit("args") }),
         ]
         .into_iter()
         .filter(|(given, _)| *given)
