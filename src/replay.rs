@@ -5,7 +5,7 @@
 //! invariants of §13 read typed facts rather than re-parsing text. Pure: the
 //! same session always gives the same steps.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use crate::call::ToolCall;
 use crate::canonical::canonical;
@@ -14,6 +14,7 @@ use crate::naming::mint;
 use crate::refusal::Refusal;
 use crate::run::Run;
 use crate::session::{OpKind, Session};
+use crate::transcript::MAGIC;
 
 /// What an op's step amounted to.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,23 +50,93 @@ pub struct Replay {
     pub run: Option<Run>,
 }
 
+/// The most bytes the harness lets one session's transcript (SPEC §12)
+/// hold: 64 MiB. A session's own size bounds the work of each op, but not
+/// how often an op repeats a large output (a thousand `describe`s of a
+/// 5 MB guide would be 5 GB), so [`replay_within`] stops there and the
+/// session is that session's error (`docs/decisions.md`, "Transcript and
+/// golden limit").
+pub const TRANSCRIPT_MAX_BYTES: usize = 64 << 20;
+
+/// A replay whose transcript would pass its limit, stopped at the op that
+/// passed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    /// The op's 1-based line in the session file.
+    pub line: usize,
+    /// The op's name.
+    pub op: &'static str,
+    /// The limit, in bytes.
+    pub limit: usize,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the transcript passes {} bytes at line {} ({}), the limit of a session's transcript; \
+             the replay stopped there",
+            self.limit, self.line, self.op
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
 /// Replays `session` from an empty catalog.
 pub fn replay(session: &Session) -> Replay {
+    drive(session, usize::MAX).0
+}
+
+/// Replays `session` from an empty catalog while its transcript stays
+/// within `limit` bytes, counting the header and every block's frame as
+/// [`crate::transcript::encode`] writes them; past it, stops and says where.
+pub fn replay_within(session: &Session, limit: usize) -> Result<Replay, TooLarge> {
+    match drive(session, limit) {
+        (replay, None) => Ok(replay),
+        (_, Some(too_large)) => Err(too_large),
+    }
+}
+
+/// The replay, stopped at the first op that takes the transcript past
+/// `limit` bytes (and that op's place).
+fn drive(session: &Session, limit: usize) -> (Replay, Option<TooLarge>) {
     let mut state = State::Building(Catalog::new());
     let mut steps = Vec::with_capacity(session.ops().len());
+    let mut bytes = MAGIC.len();
+    let mut too_large = None;
     for op in session.ops() {
         let (output, outcome) = step(&mut state, &op.kind, None);
+        let name = op.kind.name();
+        bytes = bytes
+            .saturating_add(frame_len(op.line, name, output.len()))
+            .saturating_add(output.len());
+        if bytes > limit {
+            too_large = Some(TooLarge {
+                line: op.line,
+                op: name,
+                limit,
+            });
+            break;
+        }
         steps.push(Step {
             line: op.line,
-            op: op.kind.name(),
+            op: name,
             output,
             outcome,
         });
     }
-    Replay {
+    let replay = Replay {
         steps,
         run: state.into_run(),
-    }
+    };
+    (replay, too_large)
+}
+
+/// The length of a block's frame line, `=== <line> <op> <len>\n`.
+fn frame_len(line: usize, op: &str, len: usize) -> usize {
+    let digits = |n: usize| n.checked_ilog10().map_or(1, |d| d as usize + 1);
+    "=== ".len() + digits(line) + 1 + op.len() + 1 + digits(len) + 1
 }
 
 /// Where a second, independent replay of a session first differs from
@@ -282,5 +353,41 @@ fn step(state: &mut State, kind: &OpKind, prior: Option<&Run>) -> (String, Outco
         // `start`, a second `start`, `dev` after `start`), and only it
         // builds a `Session`.
         (_, _) => done(String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::encode;
+
+    fn session(text: &str) -> Session {
+        crate::session::parse(text.as_bytes()).expect("a well-formed session")
+    }
+
+    /// The limit counts exactly the bytes `encode` writes: a transcript of
+    /// N bytes replays within N and not within N - 1, at the op that passes.
+    #[test]
+    fn the_limit_is_the_encoded_length() {
+        let text = concat!(
+            "{\"op\":\"session\",\"format\":1,\"about\":\"limit\"}\n",
+            "{\"op\":\"tool\",\"origin\":\"host\",\"name\":\"t\",\"description\":\"Does a thing.\",\"input_schema\":{}}\n",
+            "{\"op\":\"start\",\"mode\":\"work\"}\n",
+            "{\"op\":\"render\"}\n",
+            "{\"op\":\"describe\",\"name\":\"host__t\"}\n",
+        );
+        let session = session(text);
+        let whole = encode(&replay(&session).steps).len();
+        let within = replay_within(&session, whole).expect("within its own length");
+        assert_eq!(encode(&within.steps).len(), whole);
+        let err = replay_within(&session, whole - 1).expect_err("one byte short");
+        assert_eq!((err.line, err.op, err.limit), (5, "describe", whole - 1));
+        assert!(replay_within(&session, MAGIC.len()).is_err());
+    }
+
+    #[test]
+    fn frame_len_counts_digits() {
+        assert_eq!(frame_len(1, "render", 0), "=== 1 render 0\n".len());
+        assert_eq!(frame_len(10, "call", 12345), "=== 10 call 12345\n".len());
     }
 }

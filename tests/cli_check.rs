@@ -346,7 +346,8 @@ fn bless_writes_goldens_and_deletes_orphans_but_never_a_malformed_session() {
     project.session("other/gamma", GAMMA);
     project.session("suite/broken", "{\"op\":\"session\"}\n");
     project.golden("suite/beta", "stale\n");
-    project.golden("gone/deep/ghost", "an orphan\n");
+    project.golden("gone/deep/ghost", &gamma_golden());
+    project.golden("gone/notes", "not a transcript\n");
     let run = project.check(&["--bless"]);
     // The malformed session is still an error.
     assert_eq!(run.code(), Some(1), "{}{}", run.stdout(), run.stderr());
@@ -360,7 +361,14 @@ fn bless_writes_goldens_and_deletes_orphans_but_never_a_malformed_session() {
         Some(VOCABULARY.to_string())
     );
     assert_eq!(project.read_golden("suite/broken"), None);
-    assert!(!project.path("golden/gone").exists(), "empty dirs removed");
+    // An orphan is a transcript: the other `*.txt` is listed and kept.
+    assert!(run.has_line("not a golden, kept: golden/gone/notes.txt"));
+    assert_eq!(
+        project.read_golden("gone/notes"),
+        Some("not a transcript\n".into())
+    );
+    assert!(!project.path("golden/gone/deep").exists(), "empty dirs removed");
+    fs::remove_file(project.path("golden/gone/notes.txt")).unwrap();
 
     fs::remove_file(project.path("corpora/suite/broken.jsonl")).unwrap();
     let again = project.check(&[]);
@@ -382,7 +390,7 @@ fn bless_is_ignored_when_ci_is_set() {
     let project = Project::passing();
     fs::remove_file(project.path("golden/suite/beta.txt")).unwrap();
     project.golden("suite/alpha", "stale\n");
-    project.golden("suite/ghost", "an orphan\n");
+    project.golden("suite/ghost", &gamma_golden());
     for env in [
         &[("CI", "true")][..],
         &[("CI", "1"), ("DISCLOSE_BLESS", "1")][..],
@@ -394,10 +402,7 @@ fn bless_is_ignored_when_ci_is_set() {
         assert_eq!(run.last_line(), "2 passed, 3 failed");
         assert_eq!(project.read_golden("suite/beta"), None);
         assert_eq!(project.read_golden("suite/alpha"), Some("stale\n".into()));
-        assert_eq!(
-            project.read_golden("suite/ghost"),
-            Some("an orphan\n".into())
-        );
+        assert_eq!(project.read_golden("suite/ghost"), Some(gamma_golden()));
     }
 }
 
@@ -434,7 +439,7 @@ fn partitions_cover_every_session_and_orphan_exactly_once() {
     }
     project.golden("vocabulary", VOCABULARY);
     for orphan in ["old/o1", "old/o2", "old/o3"] {
-        project.golden(orphan, "x\n");
+        project.golden(orphan, &alpha_golden());
         all.insert(orphan.to_string());
     }
     let mut seen = Vec::new();

@@ -7,6 +7,7 @@ mod corpus;
 mod cost;
 mod diff;
 mod diff_report;
+mod files;
 mod fuzz;
 mod import;
 mod markdown;

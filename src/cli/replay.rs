@@ -3,13 +3,14 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
-use disclose::replay::replay;
+use anyhow::{Result, anyhow, bail};
+use disclose::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
 use disclose::transcript;
 use rayon::prelude::*;
 
 use super::args::ReplayArgs;
 use super::corpus::{self, Loaded};
+use super::files::GoldenTree;
 use super::{Exit, emit};
 
 /// Runs `disclose replay`.
@@ -22,10 +23,16 @@ pub fn run(args: &ReplayArgs) -> Result<Exit> {
             )
         }
         None => match corpus::load(&args.path)? {
-            Loaded::Session(session) => {
-                emit(&transcript::encode(&replay(&session).steps))?;
-                Ok(Exit::Pass)
-            }
+            Loaded::Session(session) => match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
+                Ok(replayed) => {
+                    emit(&transcript::encode(&replayed.steps))?;
+                    Ok(Exit::Pass)
+                }
+                Err(too_large) => {
+                    eprintln!("{}: {too_large}", args.path.display());
+                    Ok(Exit::Fail)
+                }
+            },
             Loaded::Malformed(malformed) => {
                 eprintln!("{malformed}");
                 Ok(Exit::Fail)
@@ -35,40 +42,49 @@ pub fn run(args: &ReplayArgs) -> Result<Exit> {
     }
 }
 
-/// Writes `OUT/<rel>.txt` for every session under `dir`. Malformed sessions
-/// are reported and skipped; the rest are still written.
+/// Writes `OUT/<rel>.txt` for every session under `dir`. Malformed sessions,
+/// sessions past the transcript limit and unreadable entries are reported
+/// and skipped; the rest are still written, each whole or not at all, and
+/// never through a link inside `OUT`.
 fn tree(dir: &Path, out: &Path) -> Result<Exit> {
-    let files = corpus::discover(dir)?;
-    let results: Vec<Result<Option<String>>> = files
+    let corpus = corpus::discover(dir)?;
+    let tree = GoldenTree::new(out);
+    let results: Vec<Result<Option<String>>> = corpus
+        .files
         .par_iter()
         .map(|file| {
             let session = match corpus::load(&file.path)? {
                 Loaded::Session(session) => session,
                 Loaded::Malformed(malformed) => return Ok(Some(malformed.to_string())),
             };
-            let target = file.golden(out);
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("failed to create \"{}\"", parent.display()))?;
-            }
-            std::fs::write(&target, transcript::encode(&replay(&session).steps))
-                .with_context(|| format!("failed to write \"{}\"", target.display()))?;
+            let replayed = match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
+                Ok(replayed) => replayed,
+                Err(e) => return Ok(Some(format!("{}: {e}", file.path.display()))),
+            };
+            let rel = file.golden_rel();
+            tree.write(&rel, transcript::encode(&replayed.steps).as_bytes())
+                .map_err(|e| anyhow!("failed to write \"{}\": {e}", tree.shown(&rel).display()))?;
             Ok(None)
         })
         .collect();
-    let mut malformed = 0;
+    for entry in &corpus.unreadable {
+        eprintln!("disclose: {entry}");
+    }
+    let mut skipped = 0;
     for result in results {
         if let Some(message) = result? {
             eprintln!("{message}");
-            malformed += 1;
+            skipped += 1;
         }
     }
     eprintln!(
         "disclose: wrote {} transcripts to \"{}\"",
-        files.len() - malformed,
+        corpus.files.len() - skipped,
         out.display()
     );
-    Ok(if malformed > 0 {
+    Ok(if !corpus.unreadable.is_empty() {
+        Exit::Usage
+    } else if skipped > 0 {
         Exit::Fail
     } else {
         Exit::Pass

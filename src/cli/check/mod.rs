@@ -10,18 +10,18 @@
 //! orphans, never for a malformed session and never when `CI` is set.
 
 use std::collections::BTreeSet;
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use disclose::invariants::{self, index_of};
-use disclose::replay::replay;
+use disclose::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
 use disclose::session::Session;
 use disclose::{golden, transcript};
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
-use super::corpus::{self, Loaded, SessionFile};
+use super::corpus::{self, Corpus, Loaded, SessionFile};
+use super::files::{self, FileError, GoldenTree, io_text};
 use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
 use partition::Partition;
@@ -99,6 +99,7 @@ enum Goldens {
 struct Config {
     dir: PathBuf,
     golden: PathBuf,
+    tree: GoldenTree,
     goldens: Goldens,
     partition: Option<Partition>,
     bless_command: String,
@@ -107,8 +108,7 @@ struct Config {
 impl Config {
     fn resolve(args: &CheckArgs) -> Result<Config> {
         let partition = partition(args)?;
-        let asked = args.bless
-            || std::env::var_os("DISCLOSE_BLESS").is_some_and(|v| !v.is_empty() && v != "0");
+        let asked = args.bless || bless_asked(std::env::var_os("DISCLOSE_BLESS").as_deref())?;
         let goldens = if asked && term::in_ci() {
             eprintln!(
                 "disclose: CI is set, so blessing is ignored; checking without writing goldens"
@@ -131,6 +131,7 @@ impl Config {
         Ok(Config {
             dir: args.dir.clone(),
             golden: args.golden.clone(),
+            tree: GoldenTree::new(&args.golden),
             goldens,
             partition,
             bless_command,
@@ -139,6 +140,30 @@ impl Config {
 
     fn holds(&self, name: &str) -> bool {
         self.partition.is_none_or(|p| p.holds(name))
+    }
+
+    /// Whether this share reports what belongs to no session (the
+    /// vocabulary, entries of the trees, non-goldens kept).
+    fn first_share(&self) -> bool {
+        self.partition.is_none_or(|p| p.is_first())
+    }
+}
+
+/// `DISCLOSE_BLESS`, read: unset, empty, `0`, `false`, `no` and `off` are
+/// off; `1`, `true`, `yes` and `on` are on (ASCII case ignored); anything
+/// else is a usage error rather than a guess either way.
+fn bless_asked(value: Option<&std::ffi::OsStr>) -> Result<bool> {
+    let Some(value) = value else {
+        return Ok(false);
+    };
+    let word = value.to_string_lossy().to_ascii_lowercase();
+    match word.as_str() {
+        "" | "0" | "false" | "no" | "off" => Ok(false),
+        "1" | "true" | "yes" | "on" => Ok(true),
+        _ => bail!(
+            "DISCLOSE_BLESS is {:?}: say 1, true, yes or on to bless, and 0, false, no, off or nothing not to",
+            value.to_string_lossy()
+        ),
     }
 }
 
@@ -169,8 +194,8 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         });
     }
     let config = Config::resolve(args)?;
-    let files = corpus::discover(&config.dir)?;
-    if files.is_empty() {
+    let Corpus { files, unreadable } = corpus::discover(&config.dir)?;
+    if files.is_empty() && unreadable.is_empty() {
         // An empty corpus checks nothing; most likely the wrong directory.
         bail!(
             "no sessions (*.jsonl) under \"{}\"; an empty corpus checks nothing",
@@ -184,7 +209,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         );
     }
     let names: BTreeSet<&str> = files.iter().map(SessionFile::name).collect();
-    let orphans = orphans(&config, &names)?;
+    let strays = strays(&config, &names);
     let mine: Vec<&SessionFile> = files.iter().filter(|f| config.holds(f.name())).collect();
 
     let progress = Progress::bar(mine.len() as u64, "sessions", mine.len() > PROGRESS_OVER);
@@ -198,20 +223,31 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         .collect();
     progress.finish();
 
-    let mut deleted = Vec::new();
-    for orphan in orphans {
-        match orphan_case(&config, &orphan) {
-            Some(case) => cases.push(case),
-            None => deleted.push(orphan.display().to_string()),
+    if config.first_share() {
+        for entry in &unreadable {
+            cases.push(entry_case(
+                entry.rel.clone(),
+                entry.path.display().to_string(),
+                entry.why.clone(),
+            ));
         }
     }
-    if config.partition.is_none_or(|p| p.is_first()) {
+    let mut deleted = Vec::new();
+    for orphan in &strays.orphans {
+        match orphan_case(&config, orphan) {
+            Some(case) => cases.push(case),
+            None => deleted.push(config.tree.shown(orphan).display().to_string()),
+        }
+    }
+    cases.extend(strays.entries);
+    if config.first_share() {
         cases.push(vocabulary_case(&config));
     }
 
     let report = Report {
         cases,
         deleted,
+        kept: strays.kept,
         bless_command: config.bless_command.clone(),
         corpus: config.dir.display().to_string(),
         golden: config.golden.display().to_string(),
@@ -267,7 +303,8 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// One session: read, replay once, compare (or bless), check invariants.
 fn check_session(config: &Config, file: &SessionFile) -> Case {
-    let golden_path = file.golden(&config.golden);
+    let golden_rel = file.golden_rel();
+    let golden_path = config.tree.shown(&golden_rel);
     let mut case = Case::new(
         CaseKind::Session,
         file.name(),
@@ -300,7 +337,19 @@ fn check_session(config: &Config, file: &SessionFile) -> Case {
         ));
         return case;
     }
-    let replayed = replay(&session);
+    let replayed = match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
+        Ok(replayed) => replayed,
+        Err(too_large) => {
+            case.failures.push(Failure {
+                kind: FailureKind::Limit,
+                line: Some(too_large.line),
+                op: Some(too_large.op.to_string()),
+                message: too_large.to_string(),
+                diff: None,
+            });
+            return case;
+        }
+    };
     let text = transcript::encode(&replayed.steps);
     case.renders = replayed
         .steps
@@ -312,25 +361,24 @@ fn check_session(config: &Config, file: &SessionFile) -> Case {
         })
         .collect();
     match config.goldens {
-        Goldens::Compare => compare_golden(config, &mut case, &golden_path, text.as_bytes()),
-        Goldens::Bless => bless(&mut case, &golden_path, text.as_bytes()),
+        Goldens::Compare => compare_golden(config, &mut case, &golden_rel, text.as_bytes()),
+        Goldens::Bless => bless(config, &mut case, &golden_rel, text.as_bytes()),
     }
     drop(text);
     invariant_failures(&mut case, &session, &replayed);
     case
 }
 
-fn compare_golden(config: &Config, case: &mut Case, golden_path: &Path, actual: &[u8]) {
-    let expected = match std::fs::read(golden_path) {
+fn compare_golden(config: &Config, case: &mut Case, golden_rel: &str, actual: &[u8]) {
+    let golden_path = config.tree.shown(golden_rel);
+    let expected = match config.tree.read(golden_rel) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            case.failures.push(no_golden(config, golden_path));
+        Err(FileError::Missing) => {
+            case.failures.push(no_golden(config, &golden_path));
             return;
         }
         Err(e) => {
-            let error = anyhow::Error::new(e)
-                .context(format!("failed to read \"{}\"", golden_path.display()));
-            case.failures.push(io_failure(&error));
+            case.failures.push(file_failure("read", &golden_path, &e));
             return;
         }
     };
@@ -353,14 +401,14 @@ fn compare_golden(config: &Config, case: &mut Case, golden_path: &Path, actual: 
     });
 }
 
-/// Writes `bytes` as the golden when it differs or is missing.
-fn bless(case: &mut Case, golden_path: &Path, bytes: &[u8]) {
-    if std::fs::read(golden_path).is_ok_and(|old| old == bytes) {
-        return;
-    }
-    match write_file(golden_path, bytes) {
-        Ok(()) => case.blessed = Some(format!("wrote {}", golden_path.display())),
-        Err(error) => case.failures.push(io_failure(&error)),
+/// Writes `bytes` as the golden when it differs or is missing (see
+/// [`GoldenTree::write`]: atomically, never through a link).
+fn bless(config: &Config, case: &mut Case, golden_rel: &str, bytes: &[u8]) {
+    let golden_path = config.tree.shown(golden_rel);
+    match config.tree.write(golden_rel, bytes) {
+        Ok(true) => case.blessed = Some(format!("wrote {}", golden_path.display())),
+        Ok(false) => {}
+        Err(e) => case.failures.push(file_failure("write", &golden_path, &e)),
     }
 }
 
@@ -381,46 +429,84 @@ fn invariant_failures(case: &mut Case, session: &Session, replayed: &disclose::r
     }
 }
 
-/// Every `*.txt` under the golden directory, other than the vocabulary,
-/// whose session does not exist, in this share, by path.
-fn orphans(config: &Config, names: &BTreeSet<&str>) -> Result<Vec<PathBuf>> {
+/// What the golden tree holds besides the goldens of this corpus's sessions.
+#[derive(Default)]
+struct Strays {
+    /// Transcripts (first line `disclose transcript 1`) with no session, in
+    /// this share, by relative path.
+    orphans: Vec<String>,
+    /// Other `*.txt` with no session: not goldens, never deleted, as shown.
+    kept: Vec<String>,
+    /// Links in the tree and entries that could not be walked, one error
+    /// each (a link that is a session's own golden is that session's error).
+    entries: Vec<Case>,
+}
+
+/// Walks the golden tree once, never following a link.
+fn strays(config: &Config, names: &BTreeSet<&str>) -> Strays {
+    let mut strays = Strays::default();
     if !config.golden.is_dir() {
-        return Ok(Vec::new());
+        return strays;
     }
-    let mut found = Vec::new();
-    for entry in WalkDir::new(&config.golden).follow_links(true) {
-        let entry =
-            entry.with_context(|| format!("failed to walk \"{}\"", config.golden.display()))?;
-        let path = entry.path();
-        if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "txt") {
+    let root = config.tree.root();
+    let first = config.first_share();
+    for entry in WalkDir::new(root).follow_links(false).sort_by_file_name() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                if first && let Some(path) = error.path() {
+                    let rel = corpus::relative(root, path);
+                    let why = error.io_error().map_or_else(|| error.to_string(), io_text);
+                    strays.entries.push(entry_case(
+                        rel.clone(),
+                        config.tree.shown(&rel).display().to_string(),
+                        why,
+                    ));
+                }
+                continue;
+            }
+        };
+        if entry.depth() == 0 {
             continue;
         }
-        let rel = corpus::relative(&config.golden, path);
-        let name = rel.strip_suffix(".txt").unwrap_or(&rel);
-        if name != VOCABULARY && !names.contains(name) && config.holds(name) {
-            found.push((rel.clone(), path.to_path_buf()));
+        let rel = corpus::relative(root, entry.path());
+        let name = rel.strip_suffix(".txt");
+        if entry.path_is_symlink() {
+            if first && !name.is_some_and(|n| names.contains(n)) {
+                let shown = config.tree.shown(&rel);
+                let why = FileError::Link(shown.clone()).to_string();
+                strays
+                    .entries
+                    .push(entry_case(rel, shown.display().to_string(), why));
+            }
+            continue;
+        }
+        let Some(name) = name else { continue };
+        if entry.file_type().is_dir() || name == VOCABULARY || names.contains(name) {
+            continue;
+        }
+        if files::is_transcript(entry.path()) {
+            if config.holds(name) {
+                strays.orphans.push(rel);
+            }
+        } else if first {
+            strays
+                .kept
+                .push(config.tree.shown(&rel).display().to_string());
         }
     }
-    found.sort();
-    Ok(found.into_iter().map(|(_, path)| path).collect())
+    strays
 }
 
 /// An orphan's case, or `None` when blessing deleted it.
-fn orphan_case(config: &Config, path: &Path) -> Option<Case> {
-    let rel = corpus::relative(&config.golden, path);
-    let name = rel.strip_suffix(".txt").unwrap_or(&rel);
+fn orphan_case(config: &Config, rel: &str) -> Option<Case> {
+    let name = rel.strip_suffix(".txt").unwrap_or(rel);
+    let path = config.tree.shown(rel);
     let mut case = Case::new(CaseKind::Orphan, name, path.display().to_string());
     match config.goldens {
-        Goldens::Bless => match std::fs::remove_file(path) {
-            Ok(()) => {
-                remove_empty_parents(&config.golden, path);
-                return None;
-            }
-            Err(e) => {
-                let error = anyhow::Error::new(e)
-                    .context(format!("failed to delete \"{}\"", path.display()));
-                case.failures.push(io_failure(&error));
-            }
+        Goldens::Bless => match config.tree.remove(rel) {
+            Ok(()) => return None,
+            Err(e) => case.failures.push(file_failure("delete", &path, &e)),
         },
         Goldens::Compare => case.failures.push(failure(
             FailureKind::Orphan,
@@ -433,26 +519,23 @@ fn orphan_case(config: &Config, path: &Path) -> Option<Case> {
     Some(case)
 }
 
-/// Removes the directories a deleted orphan leaves empty, up to the root.
-fn remove_empty_parents(root: &Path, path: &Path) {
-    let mut dir = path.parent();
-    while let Some(d) = dir.filter(|d| d.starts_with(root) && *d != root) {
-        // Fails, and stops, at the first directory that is not empty.
-        if std::fs::remove_dir(d).is_err() {
-            break;
-        }
-        dir = d.parent();
-    }
+/// An entry of the corpus or golden tree that could not be used.
+fn entry_case(name: String, path: String, why: String) -> Case {
+    let message = format!("\"{path}\": {why}");
+    let mut case = Case::new(CaseKind::Entry, name, path);
+    case.failures.push(failure(FailureKind::Io, message));
+    case
 }
 
 /// `golden/vocabulary.txt` against `disclose vocab` (SPEC §9).
 fn vocabulary_case(config: &Config) -> Case {
-    let path = config.golden.join(format!("{VOCABULARY}.txt"));
+    let rel = format!("{VOCABULARY}.txt");
+    let path = config.tree.shown(&rel);
     let mut case = Case::new(CaseKind::Vocabulary, VOCABULARY, path.display().to_string());
     let actual = disclose::vocabulary_text();
     match config.goldens {
-        Goldens::Bless => bless(&mut case, &path, actual.as_bytes()),
-        Goldens::Compare => match std::fs::read(&path) {
+        Goldens::Bless => bless(config, &mut case, &rel, actual.as_bytes()),
+        Goldens::Compare => match config.tree.read(&rel) {
             Ok(expected) => {
                 if let Some(mismatch) = golden::compare_bytes(&expected, actual.as_bytes()) {
                     case.failures.push(Failure {
@@ -464,14 +547,8 @@ fn vocabulary_case(config: &Config) -> Case {
                     });
                 }
             }
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                case.failures.push(no_golden(config, &path))
-            }
-            Err(e) => {
-                let error =
-                    anyhow::Error::new(e).context(format!("failed to read \"{}\"", path.display()));
-                case.failures.push(io_failure(&error));
-            }
+            Err(FileError::Missing) => case.failures.push(no_golden(config, &path)),
+            Err(e) => case.failures.push(file_failure("read", &path, &e)),
         },
     }
     case
@@ -500,6 +577,14 @@ fn no_golden(config: &Config, path: &Path) -> Failure {
 
 fn io_failure(error: &anyhow::Error) -> Failure {
     failure(FailureKind::Io, format!("{error:#}"))
+}
+
+/// `failed to <doing> "<path>": <why>`.
+fn file_failure(doing: &str, path: &Path, error: &FileError) -> Failure {
+    failure(
+        FailureKind::Io,
+        format!("failed to {doing} \"{}\": {error}", path.display()),
+    )
 }
 
 /// `path` as one shell word (quoted only when it needs to be), for a

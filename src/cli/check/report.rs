@@ -28,6 +28,9 @@ pub enum CaseKind {
     Vocabulary,
     /// A golden with no session.
     Orphan,
+    /// An entry of the corpus or golden tree that could not be used (a
+    /// dangling link, a loop, a link in the golden tree, a FIFO).
+    Entry,
 }
 
 impl CaseKind {
@@ -36,6 +39,7 @@ impl CaseKind {
             CaseKind::Session => "session",
             CaseKind::Vocabulary => "vocabulary",
             CaseKind::Orphan => "orphan",
+            CaseKind::Entry => "entry",
         }
     }
 }
@@ -78,6 +82,8 @@ pub enum FailureKind {
     Malformed,
     /// A file could not be read, written or deleted.
     Io,
+    /// The session's transcript passes the limit of one transcript.
+    Limit,
 }
 
 impl FailureKind {
@@ -90,6 +96,7 @@ impl FailureKind {
             FailureKind::ReservedName => "reserved_name",
             FailureKind::Malformed => "malformed",
             FailureKind::Io => "io",
+            FailureKind::Limit => "limit",
         }
     }
 
@@ -101,7 +108,7 @@ impl FailureKind {
 
     fn status(self) -> Status {
         match self {
-            FailureKind::Malformed | FailureKind::Io => Status::Error,
+            FailureKind::Malformed | FailureKind::Io | FailureKind::Limit => Status::Error,
             _ => Status::Fail,
         }
     }
@@ -223,6 +230,9 @@ pub struct Report {
     pub cases: Vec<Case>,
     /// Orphan goldens deleted by blessing.
     pub deleted: Vec<String>,
+    /// `*.txt` files in the golden tree with no session that are not
+    /// transcripts: never orphans, never deleted.
+    pub kept: Vec<String>,
     /// The command that blesses this corpus.
     pub bless_command: String,
     /// The corpus directory, as given.
@@ -265,6 +275,9 @@ impl Report {
         }
         for path in &self.deleted {
             let _ = writeln!(out, "deleted orphan {path}");
+        }
+        for path in &self.kept {
+            let _ = writeln!(out, "not a golden, kept: {path}");
         }
         let failing = self.failing();
         if !failing.is_empty() {
@@ -364,6 +377,7 @@ impl Report {
             "totals": {"passed": totals.passed, "failed": totals.failed, "errors": totals.errors},
             "cases": cases,
             "deleted_orphans": self.deleted,
+            "kept": self.kept,
         })
     }
 
@@ -503,6 +517,7 @@ mod tests {
         Report {
             cases,
             deleted: Vec::new(),
+            kept: Vec::new(),
             bless_command: "BLESS".into(),
             corpus: "corpora".into(),
             golden: "golden".into(),

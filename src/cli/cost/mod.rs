@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use disclose::replay::replay;
+use disclose::replay::{TRANSCRIPT_MAX_BYTES, TooLarge, replay_within};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
@@ -34,12 +34,21 @@ enum Outcome {
     Costed(String, SessionCost),
     NotStarted(String),
     Malformed(Malformed),
+    /// Its transcript passes the limit of one.
+    TooLarge(PathBuf, TooLarge),
 }
 
 /// Runs `disclose cost`.
 pub fn run(args: &CostArgs) -> Result<Exit> {
+    let mut unreadable = 0;
     let files: Vec<(String, PathBuf)> = if args.path.is_dir() {
-        corpus::discover(&args.path)?
+        let corpus = corpus::discover(&args.path)?;
+        for entry in &corpus.unreadable {
+            eprintln!("disclose: {entry}");
+        }
+        unreadable = corpus.unreadable.len();
+        corpus
+            .files
             .into_iter()
             .map(|f| (f.name().to_string(), f.path))
             .collect()
@@ -51,26 +60,33 @@ pub fn run(args: &CostArgs) -> Result<Exit> {
         .map(|(name, path)| {
             Ok(match corpus::load(path)? {
                 Loaded::Malformed(malformed) => Outcome::Malformed(malformed),
-                Loaded::Session(session) => match model::cost(&session, &replay(&session)) {
-                    Some(cost) => Outcome::Costed(name.clone(), cost),
-                    None => Outcome::NotStarted(name.clone()),
+                Loaded::Session(session) => match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
+                    Err(too_large) => Outcome::TooLarge(path.clone(), too_large),
+                    Ok(replayed) => match model::cost(&session, &replayed) {
+                        Some(cost) => Outcome::Costed(name.clone(), cost),
+                        None => Outcome::NotStarted(name.clone()),
+                    },
                 },
             })
         })
         .collect::<Result<Vec<_>>>()?;
     let mut malformed = 0;
     for outcome in &outcomes {
-        if let Outcome::Malformed(m) = outcome {
-            eprintln!("{m}");
-            malformed += 1;
+        match outcome {
+            Outcome::Malformed(m) => eprintln!("{m}"),
+            Outcome::TooLarge(path, why) => eprintln!("{}: {why}", path.display()),
+            _ => continue,
         }
+        malformed += 1;
     }
     if args.json {
         emit(&format!("{:#}\n", report_json(&outcomes)))?;
     } else {
         emit(&report_text(&outcomes))?;
     }
-    Ok(if malformed > 0 {
+    Ok(if unreadable > 0 {
+        Exit::Usage
+    } else if malformed > 0 {
         Exit::Fail
     } else {
         Exit::Pass
@@ -103,7 +119,8 @@ fn totals(outcomes: &[Outcome]) -> Totals {
                 t.deferred_invalidations += c.deferred.invalidations;
             }
             Outcome::NotStarted(_) => t.not_started += 1,
-            Outcome::Malformed(_) => t.malformed += 1,
+            // Not costed either: counted with the malformed sessions.
+            Outcome::Malformed(_) | Outcome::TooLarge(..) => t.malformed += 1,
         }
     }
     t
@@ -170,7 +187,7 @@ fn report_text(outcomes: &[Outcome]) -> String {
             Outcome::NotStarted(name) => {
                 let _ = writeln!(out, "{name}: not costed: the session never starts a run");
             }
-            Outcome::Malformed(_) => {}
+            Outcome::Malformed(_) | Outcome::TooLarge(..) => {}
         }
     }
     let t = totals(outcomes);
@@ -234,6 +251,12 @@ fn report_json(outcomes: &[Outcome]) -> Value {
                 "line": m.error.line,
                 "column": m.error.column,
                 "message": m.error.message,
+            })),
+            Outcome::TooLarge(path, why) => malformed.push(json!({
+                "path": path.display().to_string(),
+                "line": why.line,
+                "column": null,
+                "message": why.to_string(),
             })),
         }
     }

@@ -14,12 +14,14 @@ mod session;
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
-use disclose::transcript::MAGIC;
+use anyhow::{Result, bail};
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use super::corpus::relative;
+use super::files::{
+    FileError, GOLDEN_MAX_BYTES, io_text, kind_of, read_regular, starts_as_transcript,
+};
 use super::{Exit, emit};
 use session::Change;
 
@@ -67,9 +69,11 @@ pub struct Entry {
     pub status: Status,
 }
 
-/// Runs `disclose diff`.
+/// Runs `disclose diff`. An entry that cannot be read (a dangling link, a
+/// loop, a FIFO, a transcript past the golden limit) is one error on stderr:
+/// the rest are still compared and reported, and the exit is 2.
 pub fn run(args: &DiffArgs) -> Result<Exit> {
-    let entries = compare_paths(&args.old, &args.new)?;
+    let Compared { entries, errors } = compare_paths(&args.old, &args.new)?;
     let text = if args.json {
         report::json(&args.old, &args.new, &entries)
     } else if args.markdown {
@@ -78,24 +82,43 @@ pub fn run(args: &DiffArgs) -> Result<Exit> {
         report::human(&entries)
     };
     emit(&text)?;
+    for error in &errors {
+        eprintln!("disclose: {error}");
+    }
     let same = entries
         .iter()
         .all(|e| matches!(e.status, Status::Unchanged | Status::Unpaired { .. }));
-    Ok(if same { Exit::Pass } else { Exit::Fail })
+    Ok(if !errors.is_empty() {
+        Exit::Usage
+    } else if same {
+        Exit::Pass
+    } else {
+        Exit::Fail
+    })
 }
 
-fn compare_paths(old: &Path, new: &Path) -> Result<Vec<Entry>> {
+/// The verdicts, and every entry that could not be read (`"path": why`).
+#[derive(Default)]
+struct Compared {
+    entries: Vec<Entry>,
+    errors: Vec<String>,
+}
+
+fn compare_paths(old: &Path, new: &Path) -> Result<Compared> {
     for (side, path) in [("OLD", old), ("NEW", new)] {
         if !path.exists() {
             bail!("{side} \"{}\" does not exist", path.display());
         }
     }
     match (old.is_dir(), new.is_dir()) {
-        (true, true) => compare_trees(old, new),
+        (true, true) => Ok(compare_trees(old, new)),
         (false, false) => {
             let name = new.display().to_string();
-            let status = compare_files(old, new)?;
-            Ok(vec![Entry { name, status }])
+            let status = compare_files(old, new).map_err(anyhow::Error::msg)?;
+            Ok(Compared {
+                entries: vec![Entry { name, status }],
+                errors: Vec::new(),
+            })
         }
         _ => bail!(
             "\"{}\" and \"{}\" are not both directories or both files",
@@ -105,23 +128,36 @@ fn compare_paths(old: &Path, new: &Path) -> Result<Vec<Entry>> {
     }
 }
 
-/// Every `*.txt` under `dir`, by relative path.
-fn transcripts(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+/// Every `*.txt` under `dir`, by relative path (links followed: a tree is
+/// only read), and the entries that could not be walked.
+fn transcripts(dir: &Path, errors: &mut Vec<String>) -> Vec<(String, PathBuf)> {
     let mut files = Vec::new();
     for entry in WalkDir::new(dir).follow_links(true) {
-        let entry = entry.with_context(|| format!("failed to walk \"{}\"", dir.display()))?;
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                let path = error.path().unwrap_or(dir);
+                let why = match error.loop_ancestor() {
+                    Some(ancestor) => format!("is a link back to \"{}\" (a loop)", ancestor.display()),
+                    None => error.io_error().map_or_else(|| error.to_string(), io_text),
+                };
+                errors.push(format!("\"{}\": {why}", path.display()));
+                continue;
+            }
+        };
         let path = entry.path();
-        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "txt") {
+        if !entry.file_type().is_dir() && path.extension().is_some_and(|e| e == "txt") {
             files.push((relative(dir, path), path.to_path_buf()));
         }
     }
     files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    Ok(files)
+    files
 }
 
 /// Both trees merge-joined by relative path; only pairs are read.
-fn compare_trees(old: &Path, new: &Path) -> Result<Vec<Entry>> {
-    let (old, new) = (transcripts(old)?, transcripts(new)?);
+fn compare_trees(old: &Path, new: &Path) -> Compared {
+    let mut errors = Vec::new();
+    let (old, new) = (transcripts(old, &mut errors), transcripts(new, &mut errors));
     let mut pairs: Vec<(String, Option<PathBuf>, Option<PathBuf>)> = Vec::new();
     let (mut a, mut b) = (old.into_iter().peekable(), new.into_iter().peekable());
     loop {
@@ -149,7 +185,7 @@ fn compare_trees(old: &Path, new: &Path) -> Result<Vec<Entry>> {
             }
         }
     }
-    pairs
+    let verdicts: Vec<Result<Entry, String>> = pairs
         .into_par_iter()
         .map(|(name, old, new)| {
             let status = match (old, new) {
@@ -160,28 +196,39 @@ fn compare_trees(old: &Path, new: &Path) -> Result<Vec<Entry>> {
             };
             Ok(Entry { name, status })
         })
-        .collect()
+        .collect();
+    let mut compared = Compared {
+        entries: Vec::with_capacity(verdicts.len()),
+        errors,
+    };
+    for verdict in verdicts {
+        match verdict {
+            Ok(entry) => compared.entries.push(entry),
+            Err(error) => compared.errors.push(error),
+        }
+    }
+    compared
 }
 
 /// A file in one tree only is added or removed when it is a transcript
 /// (read up to the magic line only), and unpaired otherwise.
-fn one_sided(path: &Path, status: Status, side: &'static str) -> Result<Status> {
-    use std::io::Read as _;
-    let mut head = Vec::with_capacity(MAGIC.len());
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAGIC.len() as u64).read_to_end(&mut head))
-        .with_context(|| format!("failed to read \"{}\"", path.display()))?;
-    Ok(if head == MAGIC.as_bytes() {
+fn one_sided(path: &Path, status: Status, side: &'static str) -> Result<Status, String> {
+    if let Some(kind) = std::fs::metadata(path).ok().as_ref().and_then(kind_of) {
+        return Err(format!("\"{}\": {}", path.display(), FileError::NotRegular(kind)));
+    }
+    Ok(if starts_as_transcript(path) {
         status
     } else {
         Status::Unpaired { side }
     })
 }
 
-/// Bytes first; decoded only when they differ.
-fn compare_files(old: &Path, new: &Path) -> Result<Status> {
+/// Bytes first; decoded only when they differ. Each side is a regular file
+/// of at most the golden limit.
+fn compare_files(old: &Path, new: &Path) -> Result<Status, String> {
     let read = |path: &Path| {
-        std::fs::read(path).with_context(|| format!("failed to read \"{}\"", path.display()))
+        read_regular(path, GOLDEN_MAX_BYTES, "a transcript")
+            .map_err(|e| format!("\"{}\": {e}", path.display()))
     };
     let (a, b) = (read(old)?, read(new)?);
     Ok(if a == b {

@@ -167,7 +167,11 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
             None => Expectations::default(),
         });
     }
-    let files = corpus::discover(request.dir)?;
+    let corpus = corpus::discover(request.dir)?;
+    for entry in &corpus.unreadable {
+        eprintln!("disclose: {entry}");
+    }
+    let files = corpus.files;
     if files.is_empty() {
         bail!(
             "no sessions (*.jsonl) under \"{}\"; an empty corpus checks nothing",
