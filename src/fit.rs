@@ -239,10 +239,15 @@ impl FitPlan {
     pub fn new(schema: &Value) -> FitPlan {
         let empty = Map::new();
         let schema = schema.as_object().unwrap_or(&empty);
-        let required: Vec<&str> = match schema.get("required") {
+        // The required keys once each, sorted, so a property's "required?"
+        // is a binary search: linear-logarithmic in `properties` and
+        // `required`, never their product.
+        let mut required: Vec<&str> = match schema.get("required") {
             Some(Value::Array(keys)) => keys.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         };
+        required.sort_unstable();
+        required.dedup();
         let declared = schema
             .get("properties")
             .and_then(Value::as_object)
@@ -262,17 +267,16 @@ impl FitPlan {
                 Property {
                     key: key.clone(),
                     types,
-                    required: required.contains(&key.as_str()),
+                    required: required.binary_search(&key.as_str()).is_ok(),
                 }
             })
             .collect();
         properties.sort_unstable_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
-        let mut required_elsewhere: Vec<String> = Vec::new();
-        for key in required {
-            if !declared.contains_key(key) && !required_elsewhere.iter().any(|k| k == key) {
-                required_elsewhere.push(key.to_string());
-            }
-        }
+        let required_elsewhere: Vec<String> = required
+            .into_iter()
+            .filter(|key| !declared.contains_key(*key))
+            .map(str::to_string)
+            .collect();
         let patterns = schema
             .get("patternProperties")
             .and_then(Value::as_object)

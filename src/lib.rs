@@ -87,6 +87,7 @@ pub mod mode;
 #[cfg(any(test, feature = "mutants"))]
 pub mod mutant;
 pub mod naming;
+mod nearest;
 pub mod provider;
 pub mod recall;
 pub mod record;

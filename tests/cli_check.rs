@@ -367,7 +367,10 @@ fn bless_writes_goldens_and_deletes_orphans_but_never_a_malformed_session() {
         project.read_golden("gone/notes"),
         Some("not a transcript\n".into())
     );
-    assert!(!project.path("golden/gone/deep").exists(), "empty dirs removed");
+    assert!(
+        !project.path("golden/gone/deep").exists(),
+        "empty dirs removed"
+    );
     fs::remove_file(project.path("golden/gone/notes.txt")).unwrap();
 
     fs::remove_file(project.path("corpora/suite/broken.jsonl")).unwrap();

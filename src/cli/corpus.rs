@@ -11,7 +11,7 @@ use anyhow::{Result, anyhow, bail};
 use disclose::session::{self, Session, SessionError};
 use walkdir::WalkDir;
 
-use super::files::{FileError, io_text, kind_of, read_regular};
+use super::files::{FileError, io_text, kind_of, read_regular, walk_error_text};
 
 /// A session file: where it is, and its path relative to the corpus root.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -123,21 +123,7 @@ pub fn discover(dir: &Path) -> Result<Corpus> {
 /// dangling link named anything else cannot be a session and is skipped.
 fn unreadable(root: &Path, error: &walkdir::Error) -> Option<Unreadable> {
     let path = error.path()?.to_path_buf();
-    let why = if let Some(ancestor) = error.loop_ancestor() {
-        format!(
-            "is a link back to \"{}\" (a loop); not followed",
-            ancestor.display()
-        )
-    } else {
-        let io = error.io_error().map_or_else(|| error.to_string(), io_text);
-        let dangling = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_symlink())
-            && std::fs::metadata(&path).is_err();
-        if dangling {
-            format!("is a link to nothing ({io})")
-        } else {
-            io
-        }
-    };
+    let why = walk_error_text(error);
     let session_like = path.extension().is_some_and(|e| e == "jsonl");
     let directory = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
     (session_like || directory || error.loop_ancestor().is_some()).then(|| Unreadable {

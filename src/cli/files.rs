@@ -75,6 +75,26 @@ pub fn io_text(e: &io::Error) -> String {
     }
 }
 
+/// A walk's error in words, once: a loop, a link to nothing, or what the
+/// operating system said.
+pub fn walk_error_text(error: &walkdir::Error) -> String {
+    if let Some(ancestor) = error.loop_ancestor() {
+        return format!(
+            "is a link back to \"{}\" (a loop); not followed",
+            ancestor.display()
+        );
+    }
+    let io = error.io_error().map_or_else(|| error.to_string(), io_text);
+    let dangling = error.path().is_some_and(|path| {
+        fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) && fs::metadata(path).is_err()
+    });
+    if dangling {
+        format!("is a link to nothing ({io})")
+    } else {
+        io
+    }
+}
+
 /// What a file that is not a regular file is, in words.
 pub fn kind_of(meta: &Metadata) -> Option<&'static str> {
     let kind = meta.file_type();

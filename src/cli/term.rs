@@ -18,9 +18,10 @@ pub fn env_set(name: &str) -> bool {
     std::env::var_os(name).is_some_and(|v| !v.is_empty())
 }
 
-/// Whether this is a CI run (`CI` set).
+/// Whether this is a CI run: `CI` set to anything, even to nothing (SPEC
+/// §14 says "set"; an empty `CI=` in a pipeline is still a pipeline).
 pub fn in_ci() -> bool {
-    env_set("CI")
+    std::env::var_os("CI").is_some()
 }
 
 /// Whether a person is watching stderr: a terminal, outside CI.

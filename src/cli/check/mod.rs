@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use super::corpus::{self, Corpus, Loaded, SessionFile};
-use super::files::{self, FileError, GoldenTree, io_text};
+use super::files::{self, FileError, GoldenTree, walk_error_text};
 use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
 use partition::Partition;
@@ -456,7 +456,7 @@ fn strays(config: &Config, names: &BTreeSet<&str>) -> Strays {
             Err(error) => {
                 if first && let Some(path) = error.path() {
                     let rel = corpus::relative(root, path);
-                    let why = error.io_error().map_or_else(|| error.to_string(), io_text);
+                    let why = walk_error_text(&error);
                     strays.entries.push(entry_case(
                         rel.clone(),
                         config.tree.shown(&rel).display().to_string(),

@@ -20,7 +20,7 @@ use walkdir::WalkDir;
 
 use super::corpus::relative;
 use super::files::{
-    FileError, GOLDEN_MAX_BYTES, io_text, kind_of, read_regular, starts_as_transcript,
+    FileError, GOLDEN_MAX_BYTES, kind_of, read_regular, starts_as_transcript, walk_error_text,
 };
 use super::{Exit, emit};
 use session::Change;
@@ -137,11 +137,11 @@ fn transcripts(dir: &Path, errors: &mut Vec<String>) -> Vec<(String, PathBuf)> {
             Ok(entry) => entry,
             Err(error) => {
                 let path = error.path().unwrap_or(dir);
-                let why = match error.loop_ancestor() {
-                    Some(ancestor) => format!("is a link back to \"{}\" (a loop)", ancestor.display()),
-                    None => error.io_error().map_or_else(|| error.to_string(), io_text),
-                };
-                errors.push(format!("\"{}\": {why}", path.display()));
+                errors.push(format!(
+                    "\"{}\": {}",
+                    path.display(),
+                    walk_error_text(&error)
+                ));
                 continue;
             }
         };
@@ -214,7 +214,11 @@ fn compare_trees(old: &Path, new: &Path) -> Compared {
 /// (read up to the magic line only), and unpaired otherwise.
 fn one_sided(path: &Path, status: Status, side: &'static str) -> Result<Status, String> {
     if let Some(kind) = std::fs::metadata(path).ok().as_ref().and_then(kind_of) {
-        return Err(format!("\"{}\": {}", path.display(), FileError::NotRegular(kind)));
+        return Err(format!(
+            "\"{}\": {}",
+            path.display(),
+            FileError::NotRegular(kind)
+        ));
     }
     Ok(if starts_as_transcript(path) {
         status
