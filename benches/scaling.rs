@@ -18,7 +18,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use disclose::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
+use disclose::replay::{Replay, TRANSCRIPT_MAX_BYTES, TooLarge, replay_within};
 use disclose::session::{self, Session};
 use serde_json::{Value, json};
 
@@ -34,14 +34,18 @@ fn text(ops: impl IntoIterator<Item = Value>) -> String {
 
 fn tools(count: usize, salt: u64) -> impl Iterator<Item = Value> {
     (0..count).map(move |i| {
-        json!({"op":"tool","origin":"host","name":format!("tool_{i:04}"),"description":"T.","input_schema":{"title":salt}})
+        json!({"op":"tool","origin":"host","name":format!("tool_{i:04}"),"description":"T.","input_schema":{"title":salt.to_string()}})
     })
 }
 
 fn transcript(n: usize, salt: u64) -> String {
-    let guide = json!({"op":"tool","origin":"host","name":"big","description":format!("Big. {}", "x".repeat(n)),"input_schema":{"title":salt}});
+    let guide = json!({"op":"tool","origin":"host","name":"big","description":format!("Big. {}", "x".repeat(n)),"input_schema":{"title":salt.to_string()}});
     let describes = std::iter::repeat_n(json!({"op":"describe","name":"big"}), 1000);
-    text([guide, json!({"op":"start","mode":"work"})].into_iter().chain(describes))
+    text(
+        [guide, json!({"op":"start","mode":"work"})]
+            .into_iter()
+            .chain(describes),
+    )
 }
 
 fn long_name(n: usize, salt: u64) -> String {
@@ -70,27 +74,46 @@ fn fit(n: usize, salt: u64) -> String {
     let args: serde_json::Map<String, Value> =
         keys.iter().map(|k| (k.clone(), json!("x"))).collect();
     text([
-        json!({"op":"tool","origin":"host","name":"wide","description":"Wide.","input_schema":{"title":salt,"type":"object","properties":properties,"required":keys},"effect":"read","approval":"never"}),
+        json!({"op":"tool","origin":"host","name":"wide","description":"Wide.","input_schema":{"title":salt.to_string(),"type":"object","properties":properties,"required":keys},"effect":"read","approval":"never"}),
         json!({"op":"start","mode":"work"}),
         json!({"op":"call","id":"c","name":"call","args":{"name":"wide","args":args}}),
     ])
 }
 
 /// Parses and replays, within the harness's limit.
-fn run(text: &str) -> usize {
+fn run(text: &str) -> Result<Replay, TooLarge> {
     let session: Session = session::parse(text.as_bytes()).expect("a well-formed session");
-    match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
-        Ok(replayed) => replayed.steps.len(),
-        Err(too_large) => too_large.line,
-    }
+    replay_within(&session, TRANSCRIPT_MAX_BYTES)
 }
 
-fn family(c: &mut Criterion, group: &str, n: usize, make: fn(usize, u64) -> String) {
+/// What each family must do, checked once before it is timed (so a side
+/// that is refused early cannot pass for fast).
+type Expect = fn(&Result<Replay, TooLarge>) -> bool;
+
+fn last_output(replayed: &Result<Replay, TooLarge>) -> &str {
+    replayed
+        .as_ref()
+        .ok()
+        .and_then(|r| r.steps.last())
+        .map_or("", |s| s.output.as_str())
+}
+
+fn family(
+    c: &mut Criterion,
+    group: &str,
+    n: usize,
+    make: fn(usize, u64) -> String,
+    expect: Expect,
+) {
     let mut g = c.benchmark_group(group);
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(4));
     for (side, size) in [("n", n), ("2n", 2 * n)] {
+        assert!(
+            expect(&run(&make(size, 0))),
+            "{group}/{side} does not do its work"
+        );
         let mut salt = 0u64;
         g.bench_function(side, |b| {
             b.iter_batched(
@@ -98,7 +121,7 @@ fn family(c: &mut Criterion, group: &str, n: usize, make: fn(usize, u64) -> Stri
                     salt += 1;
                     make(size, salt)
                 },
-                |text| black_box(run(&text)),
+                |text| black_box(run(&text).is_ok()),
                 BatchSize::PerIteration,
             );
         });
@@ -107,10 +130,17 @@ fn family(c: &mut Criterion, group: &str, n: usize, make: fn(usize, u64) -> Stri
 }
 
 fn scaling(c: &mut Criterion) {
-    family(c, "H1_transcript", 2_500_000, transcript);
-    family(c, "H2_long_name", 500_000, long_name);
-    family(c, "H3_names", 2_048, names);
-    family(c, "H4_fit", 40_000, fit);
+    family(c, "H1_transcript", 2_500_000, transcript, |r| {
+        matches!(r, Err(TooLarge { op: "describe", .. }))
+    });
+    let unknown: Expect =
+        |r| last_output(r).contains("call.unknown") && last_output(r).contains("nearest: tool_");
+    family(c, "H2_long_name", 500_000, long_name, unknown);
+    family(c, "H3_names", 2_048, names, unknown);
+    family(c, "H4_fit", 40_000, fit, |r| {
+        r.as_ref()
+            .is_ok_and(|r| r.steps.iter().all(|s| !s.output.contains("refused")))
+    });
 }
 
 criterion_group!(benches, scaling);
