@@ -140,7 +140,7 @@ pub const NAME_MAX_BYTES: usize = 64;
 /// The version of the contract (SPEC §17) this library implements and the
 /// shipped corpus is blessed against. `disclose --version` prints it, and
 /// `disclose check --impl` runs only implementations whose `hello` lists it.
-pub const CONTRACT_VERSION: u32 = 2;
+pub const CONTRACT_VERSION: u32 = 3;
 
 /// The name of the guide door.
 pub const DESCRIBE: &str = "describe";

@@ -285,6 +285,7 @@ fn check_model(
                 offered.push(Candidate::Tool {
                     name: name.clone(),
                     description: decl.description.clone(),
+                    schema: (*decl.input_schema).clone(),
                 });
                 if !model::RESIDENT.contains(&name.as_str()) {
                     dormant.push(Dormant::Tool {
