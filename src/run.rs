@@ -313,6 +313,19 @@ impl Run {
         ))
     }
 
+    /// Every candidate's SPEC §5 `score(c)` for the trimmed `query`, by
+    /// name in byte order: the whole ranking before `score > 0` and the
+    /// first 8 cut it (the fuzzer's reference compares it in full).
+    pub fn ranked_scores(&self, query: &str) -> Vec<(&str, i128)> {
+        let (index, members) = self.search_index();
+        let mut scores: Vec<(&str, i128)> = (members.iter())
+            .map(|&m| self.member_name(m))
+            .zip(index.scores(query.trim()))
+            .collect();
+        scores.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        scores
+    }
+
     /// The run's search: its candidates are the tools it is offered (the
     /// doors included), then the skills (SPEC §5).
     fn search_index(&self) -> &(SearchIndex, Vec<Member>) {

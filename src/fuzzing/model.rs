@@ -577,6 +577,30 @@ impl Search {
     /// score above 0, by score descending, then name in byte order; the
     /// first [`HITS`].
     pub fn rank(&self, query: &str) -> Vec<&Candidate> {
+        let mut scored: Vec<(i128, &Candidate)> = (self.scores(query).into_iter())
+            .zip(&self.candidates)
+            .filter(|(score, _)| *score > 0)
+            .collect();
+        scored.sort_by(|(a, x), (b, y)| {
+            b.cmp(a)
+                .then_with(|| x.name().as_bytes().cmp(y.name().as_bytes()))
+        });
+        scored.into_iter().take(HITS).map(|(_, c)| c).collect()
+    }
+
+    /// Every candidate's name and SPEC §5 `score(c)` for the trimmed
+    /// `query`, by name in byte order.
+    pub fn named_scores(&self, query: &str) -> Vec<(String, i128)> {
+        let mut named: Vec<(String, i128)> = (self.candidates.iter())
+            .map(|c| c.name().to_string())
+            .zip(self.scores(query))
+            .collect();
+        named.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        named
+    }
+
+    /// Every candidate's SPEC §5 `score(c)`, in candidate order.
+    fn scores(&self, query: &str) -> Vec<i128> {
         let n = self.candidates.len();
         let stop = |w: &String| STOPWORDS.contains(&w.as_str());
         let stems = |ws: &[String]| -> BTreeSet<String> {
@@ -647,8 +671,8 @@ impl Search {
             })
             .collect();
         let most = lex.iter().copied().max().unwrap_or(0);
-        let mut scored: Vec<(i128, &Candidate)> = Vec::new();
-        for ((lex, (_, words)), candidate) in lex.iter().zip(&fields).zip(&self.candidates) {
+        let mut scores = Vec::with_capacity(n);
+        for (lex, (_, words)) in lex.iter().zip(&fields) {
             let vc = vector(words);
             let nc = root(dot(&vc, &vc) as u128) as i128;
             let cos = if nq > 0 && nc > 0 {
@@ -658,16 +682,9 @@ impl Search {
             };
             // 0 when L = 0.
             let keyword = (1024 * lex).checked_div(most).unwrap_or(0) as i128;
-            let score = keyword + 2 * cos;
-            if score > 0 {
-                scored.push((score, candidate));
-            }
+            scores.push(keyword + 2 * cos);
         }
-        scored.sort_by(|(a, x), (b, y)| {
-            b.cmp(a)
-                .then_with(|| x.name().as_bytes().cmp(y.name().as_bytes()))
-        });
-        scored.into_iter().take(HITS).map(|(_, c)| c).collect()
+        scores
     }
 }
 
