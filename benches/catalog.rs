@@ -1,5 +1,5 @@
 //! Scale benches for the catalog (issue 5): P2 render, P3 describe search
-//! (SPEC §5, contract version 2), P4 `fit`, P6 admission. Each target is a
+//! (SPEC §5, contract version 3), P4 `fit`, P6 admission. Each target is a
 //! ratio, so each group measures both sides in the same run; `script/bench`
 //! reads the two medians from
 //! `target/criterion/<group>/<side>/new/estimates.json` and divides.
@@ -39,71 +39,141 @@ fn p2_render(c: &mut Criterion) {
     group.finish();
 }
 
-/// SPEC §5 `words`, naively: alphanumeric runs, split again at a
-/// lowercase letter or digit before an uppercase one, lowercased.
-fn naive_words(text: &str) -> BTreeSet<String> {
-    let mut words = BTreeSet::new();
-    for run in text.split(|c: char| !c.is_alphanumeric()) {
-        let mut word = String::new();
-        let mut last = None::<char>;
-        for c in run.chars() {
-            if last.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
-                && c.is_ascii_uppercase()
-            {
-                words.insert(std::mem::take(&mut word));
+/// The words of `s` as a list, every occurrence kept.
+fn naive_word_list(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut last: Option<char> = None;
+    for c in s.chars() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
             }
-            word.extend(c.to_lowercase());
-            last = Some(c);
+            last = None;
+            continue;
         }
-        if !word.is_empty() {
-            words.insert(word);
+        if let Some(p) = last
+            && (p.is_ascii_lowercase() || p.is_ascii_digit())
+            && c.is_ascii_uppercase()
+        {
+            out.push(std::mem::take(&mut word));
         }
+        word.extend(c.to_lowercase());
+        last = Some(c);
     }
-    words
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
 }
 
-/// The naive `describe` ranking (SPEC §5, contract version 2): for every
-/// query, tokenize every candidate's name and description, count each
-/// query word's `df` by scanning them all, then weigh and score. No index.
-fn naive_describe(tools: &[(String, String, String)], query: &str) -> String {
+/// The naive `describe` ranking (SPEC §5, contract version 3): for every
+/// query, tokenize and stem every candidate's name, description and
+/// params, count `df` and `dfv` by scanning them all, split and sum every
+/// candidate's vector, then score and fuse. No index, nothing kept between
+/// queries.
+/// A tool as the naive side sees it: name, description, hint, input schema.
+type NaiveTool = (String, String, String, serde_json::Value);
+
+fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
+    use disclose::contract3::{DIMENSIONS, add_rows, pieces};
+    use disclose::search::{STOPWORDS, isqrt, weight};
+    use disclose::stem::stem;
     let query = query.trim();
-    let candidates: Vec<(BTreeSet<String>, BTreeSet<String>)> = tools
+    let n = tools.len();
+    let stop = |w: &String| STOPWORDS.contains(&w.as_str());
+    let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = tools
         .iter()
-        .map(|tool| (naive_words(&tool.0), naive_words(&tool.1)))
-        .collect();
-    let asked: Vec<(String, u64)> = naive_words(query)
-        .into_iter()
-        .filter(|w| !disclose::search::STOPWORDS.contains(&w.as_str()))
-        .filter_map(|w| {
-            let df = candidates
-                .iter()
-                .filter(|(name, text)| name.contains(&w) || text.contains(&w))
-                .count();
-            (df > 0).then(|| {
-                let ratio = (tools.len() as u128 + 1).pow(2) / (df as u128).pow(2);
-                (w, u64::from(128 - ratio.leading_zeros()))
-            })
+        .map(|(name, text, _, schema)| {
+            let mut params = Vec::new();
+            if let Some(properties) = schema.get("properties").and_then(|p| p.as_object()) {
+                for (key, value) in properties {
+                    params.extend(naive_word_list(key));
+                    if let Some(d) = value.get("description").and_then(|d| d.as_str()) {
+                        params.extend(naive_word_list(d));
+                    }
+                }
+            }
+            let (name, text) = (naive_word_list(name), naive_word_list(text));
+            let stems = |ws: &[String]| ws.iter().map(|w| stem(w).into_owned()).collect();
+            let vector_words = (name.iter().chain(&text).chain(&params))
+                .filter(|w| !stop(w))
+                .cloned()
+                .collect();
+            ([stems(&name), stems(&text), stems(&params)], vector_words)
         })
         .collect();
-    let mut hits: Vec<(u64, &(String, String, String))> = tools
-        .iter()
-        .zip(&candidates)
-        .filter_map(|(tool, (name, text))| {
-            let score: u64 = asked
-                .iter()
-                .map(|(w, weight)| {
-                    weight * (3 * u64::from(name.contains(w)) + u64::from(text.contains(w)))
+    let mut asked: Vec<String> = Vec::new();
+    for w in naive_word_list(query) {
+        if !stop(&w) && !asked.contains(&w) {
+            asked.push(w);
+        }
+    }
+    let df = |t: &String| {
+        (fields.iter())
+            .filter(|(f, _)| f.iter().any(|s| s.contains(t)))
+            .count()
+    };
+    let dfv = |w: &String| fields.iter().filter(|(_, v)| v.contains(w)).count();
+    let stems: BTreeSet<String> = (asked.iter())
+        .map(|w| stem(w).into_owned())
+        .filter(|t| df(t) > 0)
+        .collect();
+    let weights: Vec<(String, u64)> = stems
+        .into_iter()
+        .map(|t| {
+            let w = u64::from(weight(n, df(&t)));
+            (t, w)
+        })
+        .collect();
+    let vector = |words: &[String]| {
+        let mut v = [0i64; DIMENSIONS];
+        for w in words {
+            add_rows(&mut v, &pieces(w), i64::from(weight(n, dfv(w))));
+        }
+        v
+    };
+    let dot = |a: &[i64; DIMENSIONS], b: &[i64; DIMENSIONS]| -> i128 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| i128::from(*x) * i128::from(*y))
+            .sum()
+    };
+    let vq = vector(&asked);
+    let nq = isqrt(dot(&vq, &vq) as u128) as i128;
+    let lex: Vec<u64> = (fields.iter())
+        .map(|([name, text, params], _)| {
+            (weights.iter())
+                .map(|(t, w)| {
+                    w * (3 * u64::from(name.contains(t))
+                        + u64::from(text.contains(t))
+                        + u64::from(params.contains(t)))
                 })
-                .sum();
+                .sum()
+        })
+        .collect();
+    let most = lex.iter().copied().max().unwrap_or(0);
+    let mut hits: Vec<(i128, &NaiveTool)> = tools
+        .iter()
+        .zip(fields.iter().zip(&lex))
+        .filter_map(|(tool, ((_, words), lex))| {
+            let vc = vector(words);
+            let nc = isqrt(dot(&vc, &vc) as u128) as i128;
+            let cos = if nq > 0 && nc > 0 {
+                (1024 * dot(&vq, &vc)).div_euclid(nq * nc)
+            } else {
+                0
+            };
+            let score = (1024 * lex).checked_div(most).map_or(0, i128::from) + 2 * cos;
             (score > 0).then_some((score, tool))
         })
         .collect();
     hits.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.0.cmp(&b.1.0)));
     if hits.is_empty() {
-        return format!("no capability is named \"{query}\", and no keyword matched\n");
+        return format!("no capability is named \"{query}\", and nothing matched\n");
     }
-    let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
-    for (_, (name, _, hint)) in hits.into_iter().take(disclose::DESCRIBE_HITS) {
+    let mut out = format!("no capability is named \"{query}\"; closest matches:\n");
+    for (_, (name, _, hint, _)) in hits.into_iter().take(disclose::DESCRIBE_HITS) {
         out.push_str(&format!("- {name}: {hint}\n"));
     }
     out
@@ -112,13 +182,14 @@ fn naive_describe(tools: &[(String, String, String)], query: &str) -> String {
 /// P3: `describe` keyword search on 10,000 tools vs the naive ranking.
 fn p3_describe(c: &mut Criterion) {
     let run = started(&realistic::decls(10_000, 3));
-    let tools: Vec<(String, String, String)> = run
+    let tools: Vec<NaiveTool> = run
         .offered_tools()
         .map(|t| {
             (
                 t.name().to_string(),
                 t.description().to_string(),
                 t.hint().to_string(),
+                t.input_schema().clone(),
             )
         })
         .collect();

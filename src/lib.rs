@@ -54,8 +54,8 @@
 //!
 //! - With `default-features = false`, the crate is the catalog and the pure
 //!   session, replay, transcript, recording and import core; it depends on
-//!   `serde_json`, `serde` (derive), `jsonschema`, `blake3`, `zmij`,
-//!   `rapidfuzz` and `memchr` only.
+//!   `serde_json`, `serde` (derive), `jsonschema`, `blake3`, `zmij`
+//!   and `rapidfuzz` only.
 //! - `testkit` adds `generate` (proptest strategies for declarations and
 //!   whole sessions) and `fuzzing` (the driver of `disclose fuzz`).
 //! - `cli` (the default) adds `testkit`, `golden` (a transcript against its
@@ -66,6 +66,7 @@ pub mod answer;
 pub mod call;
 pub mod canonical;
 pub mod catalog;
+pub mod contract3;
 pub mod declaration;
 pub mod dormant;
 pub mod fit;
@@ -96,6 +97,7 @@ pub mod replay;
 pub mod run;
 pub mod search;
 pub mod session;
+pub mod stem;
 pub mod transcript;
 
 pub use answer::Answer;
@@ -139,7 +141,7 @@ pub const NAME_MAX_BYTES: usize = 64;
 /// The version of the contract (SPEC §17) this library implements and the
 /// shipped corpus is blessed against. `disclose --version` prints it, and
 /// `disclose check --impl` runs only implementations whose `hello` lists it.
-pub const CONTRACT_VERSION: u32 = 2;
+pub const CONTRACT_VERSION: u32 = 3;
 
 /// The name of the guide door.
 pub const DESCRIBE: &str = "describe";

@@ -45,6 +45,16 @@ pub enum Mutant {
     HintCut,
     /// SPEC §5: every query word weighs 1, however common it is (no IDF).
     NoIdf,
+    /// SPEC §5: a word is its own stem (`organizing` no longer finds
+    /// `organize`).
+    NoStem,
+    /// SPEC §5: a tool's params are not read (no field, no vector word).
+    NoParams,
+    /// SPEC §5: every cosine is 0 (keywords alone rank).
+    NoVectors,
+    /// SPEC §5: the cosine is Rust's truncating `/`, not the floor (a
+    /// negative cosine rounds towards 0).
+    TruncatingDivision,
     /// SPEC §2 and §13 I3: admission depends on a counter (the digest of
     /// an admitted tool mixes in how many tools this thread has admitted),
     /// so replaying a session twice gives different bytes.
@@ -53,11 +63,15 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `disclose fuzz --mutant` lists them.
-    pub const ALL: [Mutant; 5] = [
+    pub const ALL: [Mutant; 9] = [
         Mutant::MarkerBudget,
         Mutant::IntegralFloat,
         Mutant::HintCut,
         Mutant::NoIdf,
+        Mutant::NoStem,
+        Mutant::NoParams,
+        Mutant::NoVectors,
+        Mutant::TruncatingDivision,
         Mutant::Nondeterministic,
     ];
 
@@ -68,6 +82,10 @@ impl Mutant {
             Mutant::IntegralFloat => "integral-float",
             Mutant::HintCut => "hint-cut",
             Mutant::NoIdf => "no-idf",
+            Mutant::NoStem => "no-stem",
+            Mutant::NoParams => "no-params",
+            Mutant::NoVectors => "no-vectors",
+            Mutant::TruncatingDivision => "truncating-division",
             Mutant::Nondeterministic => "nondeterministic",
         }
     }
@@ -79,6 +97,10 @@ impl Mutant {
             Mutant::IntegralFloat => "fit calls 1.0 a number, not an integer",
             Mutant::HintCut => "a long hint keeps 80 bytes before its ellipsis, not 77",
             Mutant::NoIdf => "describe weighs every keyword 1, however common it is",
+            Mutant::NoStem => "describe matches words, not their stems",
+            Mutant::NoParams => "describe never reads a tool's params",
+            Mutant::NoVectors => "describe's cosine is always 0",
+            Mutant::TruncatingDivision => "describe's cosine truncates towards 0, not the floor",
             Mutant::Nondeterministic => {
                 "an admitted tool's digest depends on how many tools were admitted before"
             }
@@ -114,6 +136,32 @@ pub fn with<R>(mutant: Mutant, f: impl FnOnce() -> R) -> R {
 /// Whether `mutant` is in effect here (the hooks ask this).
 pub(crate) fn active(mutant: Mutant) -> bool {
     ACTIVE.with(|active| active.get() == Some(mutant))
+}
+
+/// Whether any mutant is in effect here (memos of pure facts are bypassed
+/// then, so a mutant never outlives its scope in one).
+pub(crate) fn any() -> bool {
+    ACTIVE.with(|active| active.get().is_some())
+}
+
+/// SPEC §5 broken by [`Mutant::NoStem`]: a word is its own stem.
+pub(crate) fn no_stem() -> bool {
+    active(Mutant::NoStem)
+}
+
+/// SPEC §5 broken by [`Mutant::NoParams`]: no params are read.
+pub(crate) fn no_params() -> bool {
+    active(Mutant::NoParams)
+}
+
+/// SPEC §5 broken by [`Mutant::NoVectors`]: the cosine is 0.
+pub(crate) fn no_vectors() -> bool {
+    active(Mutant::NoVectors)
+}
+
+/// SPEC §5 broken by [`Mutant::TruncatingDivision`]: `/` for the floor.
+pub(crate) fn truncating_division() -> bool {
+    active(Mutant::TruncatingDivision)
 }
 
 /// SPEC §4 broken by [`Mutant::MarkerBudget`]: the packer's room is the

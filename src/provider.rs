@@ -27,14 +27,19 @@ pub enum Provider {
     OpenAiChat,
     /// OpenAI Responses: `{"description","name","parameters","type":"function"}`.
     OpenAiResponses,
+    /// MCP, an entry of a `tools/list` result:
+    /// `{"description","inputSchema","name"}` (contract 3), for a gateway
+    /// that serves the run's tools over MCP.
+    Mcp,
 }
 
 impl Provider {
     /// Every provider, in the order the session format lists them.
-    pub const ALL: [Provider; 3] = [
+    pub const ALL: [Provider; 4] = [
         Provider::Anthropic,
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
+        Provider::Mcp,
     ];
 
     /// The word a session's `tool_defs` op uses (SPEC §11).
@@ -43,6 +48,7 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::OpenAiChat => "openai_chat",
             Provider::OpenAiResponses => "openai_responses",
+            Provider::Mcp => "mcp",
         }
     }
 
@@ -60,6 +66,17 @@ impl Provider {
         let schema = def.schema_text();
         let mut out =
             String::with_capacity(schema.len() + def.description.len() + def.name.len() + 64);
+        if self == Provider::Mcp {
+            // Keys in byte order (SPEC §10): description < inputSchema < name.
+            out.push_str("{\"description\":");
+            write_string(&mut out, &def.description);
+            out.push_str(",\"inputSchema\":");
+            out.push_str(schema);
+            out.push_str(",\"name\":");
+            write_string(&mut out, &def.name);
+            out.push('}');
+            return out;
+        }
         // Keys in byte order (SPEC §10): description < function < name <
         // parameters < type.
         if self == Provider::OpenAiChat {
@@ -101,6 +118,11 @@ impl Provider {
                 "name": def.name,
                 "parameters": schema,
                 "type": "function",
+            }),
+            Provider::Mcp => json!({
+                "description": def.description,
+                "inputSchema": schema,
+                "name": def.name,
             }),
         }
     }

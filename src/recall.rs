@@ -592,16 +592,30 @@ mod tests {
             })
             .collect();
         // Line 1: gh__list_issues (`issues` in name and text) leads, triage
-        // (text) next; line 3 is an exact name.
+        // (text) next, then the doors by their vectors alone; line 2's
+        // `label` is in no candidate, so its vector alone ranks, and lists
+        // gh__list_issues third; line 3 is an exact name. (The ranking is
+        // held to SPEC §5 by tests/ranking.rs; this test is about what
+        // recall measures from it.)
         assert_eq!(
             seen,
             [
-                (1, Some(1), vec!["gh__list_issues", "triage"], 2),
-                (2, None, vec!["triage"], 0),
+                (
+                    1,
+                    Some(1),
+                    vec!["gh__list_issues", "triage", "call", "describe"],
+                    2
+                ),
+                (
+                    2,
+                    Some(3),
+                    vec!["triage", "describe", "gh__list_issues", "call"],
+                    1
+                ),
                 (3, Some(1), vec!["triage"], 1),
             ]
         );
-        assert_eq!(outcomes[1].above(), ["triage"]);
+        assert_eq!(outcomes[1].above(), ["triage", "describe"]);
         assert_eq!(outcomes[0].first_found(), Some("gh__list_issues"));
         let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(
@@ -617,10 +631,10 @@ mod tests {
         let summary = Summary::of(&outcomes);
         assert_eq!(
             (summary.queries, summary.hit1, summary.hit3, summary.hit8),
-            (3, 2, 2, 2)
+            (3, 2, 3, 3)
         );
-        assert_eq!(summary.recall8(), (1.0 + 0.0 + 1.0) / 3.0);
-        assert_eq!(summary.mrr(), 2.0 / 3.0);
+        assert_eq!(summary.recall8(), (1.0 + 1.0 + 1.0) / 3.0);
+        assert_eq!(summary.mrr(), (1.0 + 1.0 / 3.0 + 1.0) / 3.0);
         assert_eq!(Summary::of(&[]).mrr(), 0.0);
     }
 }

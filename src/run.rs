@@ -18,7 +18,7 @@ use crate::dormant::{DormantLine, write_index};
 use crate::mode::{Mode, Profile, RESIDENT_ORDER};
 use crate::naming::mint;
 use crate::refusal::{QueryReason, Refusal};
-use crate::search::SearchIndex;
+use crate::search::{Candidate, SearchIndex};
 use crate::{QUERY_MAX_BYTES, naming};
 
 /// One resident tool's definition, as the request's tool list carries it.
@@ -100,8 +100,9 @@ pub struct Run {
     pub(crate) profile: Option<Profile>,
     tool_defs: Vec<ToolDef>,
     dormant: Vec<DormantLine>,
-    /// Tokenized and built the first time a keyword query needs it.
-    search: OnceLock<SearchIndex<Member>>,
+    /// The ranked search and its candidates, built the first time a
+    /// ranked query needs them.
+    search: OnceLock<(SearchIndex, Vec<Member>)>,
 }
 
 impl Run {
@@ -255,13 +256,13 @@ impl Run {
             ),
             Found::Ranked(hits) if hits.is_empty() => {
                 format!(
-                    "no capability is named \"{}\", and no keyword matched\n",
+                    "no capability is named \"{}\", and nothing matched\n",
                     query.trim()
                 )
             }
             Found::Ranked(hits) => {
                 let mut out = format!(
-                    "no capability is named \"{}\"; closest by keyword:\n",
+                    "no capability is named \"{}\"; closest matches:\n",
                     query.trim()
                 );
                 for hit in hits {
@@ -300,10 +301,11 @@ impl Run {
         if let Some(skill) = self.skill(query) {
             return Ok(Found::Skill(skill));
         }
-        let hits = self.search_index().rank(query, |m| self.member_name(m));
+        let (index, members) = self.search_index();
+        let hits = index.rank(query, |at| self.member_name(members[at]));
         Ok(Found::Ranked(
             hits.into_iter()
-                .map(|member| match member {
+                .map(|at| match members[at] {
                     Member::Tool(i) => Capability::Tool(&self.tools[i]),
                     Member::Skill(i) => Capability::Skill(&self.skills[i]),
                 })
@@ -311,14 +313,44 @@ impl Run {
         ))
     }
 
-    fn search_index(&self) -> &SearchIndex<Member> {
+    /// Every candidate's SPEC §5 `score(c)` for the trimmed `query`, by
+    /// name in byte order: the whole ranking before `score > 0` and the
+    /// first 8 cut it (the fuzzer's reference compares it in full).
+    pub fn ranked_scores(&self, query: &str) -> Vec<(&str, i128)> {
+        let (index, members) = self.search_index();
+        let mut scores: Vec<(&str, i128)> = (members.iter())
+            .map(|&m| self.member_name(m))
+            .zip(index.scores(query.trim()))
+            .collect();
+        scores.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        scores
+    }
+
+    /// The run's search: its candidates are the tools it is offered (the
+    /// doors included), then the skills (SPEC §5).
+    fn search_index(&self) -> &(SearchIndex, Vec<Member>) {
         self.search.get_or_init(|| {
             let tools = (self.tools.iter().enumerate())
                 .filter(|(_, t)| self.offers(t))
-                .map(|(i, t)| (Member::Tool(i), t.name(), t.description()));
-            let skills = (self.skills.iter().enumerate())
-                .map(|(i, s)| (Member::Skill(i), s.name(), s.disclosure()));
-            SearchIndex::new(tools.chain(skills))
+                .map(|(i, t)| {
+                    let candidate = Candidate {
+                        name: t.name(),
+                        text: t.description(),
+                        schema: Some(t.input_schema()),
+                    };
+                    (Member::Tool(i), candidate)
+                });
+            let skills = (self.skills.iter().enumerate()).map(|(i, s)| {
+                let candidate = Candidate {
+                    name: s.name(),
+                    text: s.disclosure(),
+                    schema: None,
+                };
+                (Member::Skill(i), candidate)
+            });
+            let (members, candidates): (Vec<Member>, Vec<Candidate<'_>>) =
+                tools.chain(skills).unzip();
+            (SearchIndex::new(candidates), members)
         })
     }
 

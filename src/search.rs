@@ -1,28 +1,27 @@
-//! Keyword search for `describe` (SPEC §5, contract version 2): the seed's
-//! D22 weights (a name hit 3, a text hit 1), each multiplied by how rare
-//! the word is among this run's candidates, in integers only.
+//! `describe`'s ranking (SPEC §5, contract version 3): the seed's D22
+//! keyword weights (a name hit 3, a text or params hit 1) times how rare
+//! the stem is among this run's candidates, over Snowball 3 stems of the
+//! name, the text and the params; fused with the cosine of static int8
+//! word vectors ([`crate::contract3`]), so a tool is found when the query
+//! uses other words than it does. Integers only: every implementation
+//! ranks identically.
 //!
-//! A started run gathers its candidates the first time a keyword query
-//! needs them, so runs that never search never pay for it, and admission
-//! never tokenizes; a candidate is tokenized, once, only when a query word
-//! may be among its words ([`Words`]). Its first [`SCAN_QUERIES`] queries are
-//! answered by scanning every candidate's words for each query word (a
-//! query has a handful), which gives `df` and the hits at once; after
-//! that the run builds an inverted index from word to the candidates that
-//! hold it, so a query touches only the candidates that share one of its
-//! words. Both give the same scores in the same order; the index is worth
-//! building only for a run asked many queries (docs/decisions.md).
-//!
-//! The search is per run: its candidates are what that run is offered (a
-//! child's are fewer than its parent's), so `N` and every `df` are too.
+//! A started run makes its [`SearchIndex`] at its first ranked query: the
+//! candidates' stems (an inverted index from stem to holders) and vectors
+//! are built once, and each query then costs its own words plus one dot
+//! product per candidate. The search is per run: its candidates are what
+//! that run is offered (a child's are fewer than its parent's), so `N`,
+//! every `df` and every `dfv` are too.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-use memchr::memmem;
+use serde_json::Value;
 
 use crate::DESCRIBE_HITS;
+use crate::contract3::{DIMENSIONS, Vector, add_rows, pieces};
+use crate::stem::stem;
 
 /// SPEC §5: the words a query drops, in byte order (75 of them).
 pub const STOPWORDS: [&str; 75] = [
@@ -39,20 +38,20 @@ pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
-/// SPEC §5: `weight(w)`, the bit length of `⌊(N+1)² / df²⌋` in unsigned
-/// 128-bit integers: `⌊2·log₂((N+1)/df)⌋ + 1`, at least 1 while
-/// `df ≤ N`. A word in every candidate weighs 1 (from N = 3 on: with
-/// fewer candidates it weighs 2 or 3); a word in one of 1,000 weighs 20.
-///
-/// `df` is at least 1 for every word that reaches it (a word in no
-/// candidate is dropped from the query); 0 is treated as 1 rather than
-/// dividing by zero.
+/// SPEC §5: `weight(df)`, the bit length of `⌊(N+1)² / df²⌋` in unsigned
+/// 128-bit integers when `df ≥ 1` (`⌊2·log₂((N+1)/df)⌋ + 1`, at least 1
+/// while `df ≤ N`), and the bit length of `(N+1)²` when `df = 0` (a query
+/// word no candidate holds weighs most). A word in every candidate weighs
+/// 1 (from N = 3 on); a word in one of 1,000 weighs 20.
 pub fn weight(candidates: usize, df: usize) -> u32 {
     let above = candidates as u128 + 1;
-    let df = df.max(1) as u128;
     // (N+1)² overflows only at N + 1 = 2^64 candidates, which no run can
     // hold; saturating keeps even that from panicking.
-    let quotient = above.saturating_mul(above) / df.saturating_mul(df);
+    let squared = above.saturating_mul(above);
+    let quotient = match df as u128 {
+        0 => squared,
+        df => squared / df.saturating_mul(df),
+    };
     u128::BITS - quotient.leading_zeros()
 }
 
@@ -160,368 +159,360 @@ pub fn words(text: &str) -> Vec<String> {
     words
 }
 
-/// A candidate's words, split by where they score: its name's (a hit
-/// weighs 3) and its description's or disclosure's (a hit weighs 1).
-///
-/// Tokenized on first need. Until then a candidate keeps its name and text
-/// as declared and, when they are ASCII, lowercased: each ASCII word is a
-/// run of that lowercased text, so a query word it does not hold is in none
-/// of the candidate's words, and most candidates are never tokenized for a
-/// query (a run asks a few words of ~50 candidates, most of which hold none
-/// of them). Unicode lowercasing can change bytes, so a candidate with any
-/// other character is tokenized for every word.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Words {
-    /// The name, the text, then (when both are ASCII) the two lowercased,
-    /// in one allocation.
-    declared: String,
-    /// Where the name ends in `declared`.
-    name_len: usize,
-    /// Where the text ends in `declared`; the lowercased copy, when there
-    /// is one, follows.
-    text_end: usize,
-    tokens: OnceLock<Tokens>,
+/// A candidate of the search (SPEC §5): a tool the run is offered (the
+/// doors included) or a skill, as declared.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate<'a> {
+    /// The tool's minted name, or the skill's name.
+    pub name: &'a str,
+    /// The tool's description, or the skill's disclosure.
+    pub text: &'a str,
+    /// The tool's input schema, whose top-level properties are its
+    /// params; `None` for a skill.
+    pub schema: Option<&'a Value>,
 }
 
-/// A candidate's words held as one string, ` name words | text words `: a
-/// space before and after every word, and `|` (never in a word) between
-/// the two parts. Whether the candidate holds a word is then whether the
-/// string holds the word padded with spaces ([`Needle`]), one substring
-/// search.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Tokens {
-    joined: String,
-    /// Where the name's words end: at the `|`.
-    name_end: usize,
+/// SPEC §5 `params`: for each key of `schema.properties` (an object), in
+/// order, the key and, when its value is an object with a string
+/// `description`, that description.
+fn params_of(schema: Option<&Value>) -> impl Iterator<Item = &str> {
+    (schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object))
+    .into_iter()
+    .flatten()
+    .flat_map(|(key, value)| {
+        let description = value.get("description").and_then(Value::as_str);
+        std::iter::once(key.as_str()).chain(description)
+    })
 }
 
-impl Words {
-    /// A candidate's name and description, to be tokenized when a query
-    /// needs them.
-    pub fn of(name: &str, text: &str) -> Words {
-        let ascii = name.is_ascii() && text.is_ascii();
-        let mut declared = String::with_capacity(2 * (name.len() + text.len()));
-        declared.push_str(name);
-        declared.push_str(text);
-        if ascii {
-            declared.push_str(name);
-            declared.push_str(text);
-            if let Some(lowered) = declared.get_mut(name.len() + text.len()..) {
-                lowered.make_ascii_lowercase();
-            }
-        }
-        Words {
-            declared,
-            name_len: name.len(),
-            text_end: name.len() + text.len(),
-            tokens: OnceLock::new(),
-        }
-    }
+/// Which fields of a candidate hold a stem.
+const IN_NAME: u8 = 1;
+const IN_TEXT: u8 = 2;
+const IN_PARAMS: u8 = 4;
 
-    /// The candidate's words, tokenized on the first call.
-    fn tokens(&self) -> &Tokens {
-        self.tokens.get_or_init(|| {
-            let name = self.declared.get(..self.name_len).unwrap_or_default();
-            let text = (self.declared.get(self.name_len..self.text_end)).unwrap_or_default();
-            let mut joined = String::with_capacity(name.len() + text.len() + 8);
-            joined.push(' ');
-            tokenize(name, &mut joined);
-            let name_end = joined.len();
-            joined.push_str("| ");
-            tokenize(text, &mut joined);
-            Tokens { joined, name_end }
-        })
-    }
-
-    /// The name and the text lowercased, when they are ASCII.
-    fn lowered(&self) -> Option<&str> {
-        (self.declared.len() > self.text_end)
-            .then(|| self.declared.get(self.text_end..).unwrap_or_default())
-    }
-
-    /// The words of the name, in order (with repeats; tests read them).
-    #[cfg(test)]
-    fn name(&self) -> impl Iterator<Item = &str> {
-        self.part(..self.tokens().name_end)
-    }
-
-    /// The words of the text, in order (with repeats; tests read them).
-    #[cfg(test)]
-    fn text(&self) -> impl Iterator<Item = &str> {
-        self.part(self.tokens().name_end + 1..)
-    }
-
-    #[cfg(test)]
-    fn part(
-        &self,
-        range: impl std::slice::SliceIndex<str, Output = str>,
-    ) -> impl Iterator<Item = &str> {
-        (self.tokens().joined.get(range).unwrap_or_default())
-            .split(' ')
-            .filter(|word| !word.is_empty())
-    }
-
-    /// D22's hit for a word: 3 in the name, plus 1 in the text; 0 when it
-    /// holds the word in neither.
-    fn hit(&self, word: &Needle) -> u64 {
-        // Most candidates hold a given word nowhere: when the lowercased
-        // text says so, nothing is tokenized.
-        if let Some(lowered) = self.lowered()
-            && word.bare.find(lowered.as_bytes()).is_none()
-        {
-            return 0;
-        }
-        let tokens = self.tokens();
-        let joined = tokens.joined.as_bytes();
-        // A match never spans the name and the text (`|` is in no word),
-        // and the first match is in the name exactly when the name holds
-        // the word.
-        match word.padded.find(joined) {
-            None => 0,
-            Some(first) if first < tokens.name_end => {
-                let text = joined.get(tokens.name_end..).unwrap_or_default();
-                3 + u64::from(word.padded.find(text).is_some())
-            }
-            Some(_) => 1,
-        }
-    }
+/// D22's hit of a stem in a candidate: 3 in the name, 1 in the text, 1 in
+/// the params.
+fn hit(fields: u8) -> u64 {
+    3 * u64::from(fields & IN_NAME != 0)
+        + u64::from(fields & IN_TEXT != 0)
+        + u64::from(fields & IN_PARAMS != 0)
 }
 
-/// A query word, and its searchers, built once per query word and used on
-/// every candidate (`memchr`'s `memmem`): the word alone, for a candidate's
-/// lowercased text, and padded with a space on each side, for its
-/// [`Tokens`] (which hold the word exactly when they hold it padded).
-struct Needle {
-    word: String,
-    bare: memmem::Finder<'static>,
-    padded: memmem::Finder<'static>,
-}
-
-impl Needle {
-    fn of(word: &str) -> Needle {
-        Needle {
-            bare: memmem::Finder::new(word.as_bytes()).into_owned(),
-            padded: memmem::Finder::new(format!(" {word} ").as_bytes()).into_owned(),
-            word: word.to_string(),
-        }
-    }
-
-    fn word(&self) -> &str {
-        &self.word
-    }
-}
-
-/// The keyword search of a started run over its candidates (SPEC §5).
-///
-/// Every candidate is kept with its lowercased text when the search is
-/// made, and tokenized once, when a query word may be among its words
-/// ([`Words`]). A query is answered one of two ways, with the same scores
-/// and the same order:
-///
-/// - **by scan** ([`SearchIndex::rank_by_scan`]): each query word is
-///   looked up in every candidate's word lists, which gives its `df` and
-///   its hits at once. Nothing is built, so a run asked a few keyword
-///   queries (the usual agent run: ~50 candidates, 3–4 queries) pays only
-///   for tokenizing the candidates its words may be in.
-/// - **by the inverted index** ([`SearchIndex::rank_by_index`]): the hash
-///   of each word → the candidates that hold it, built the first time it is
-///   used (by [`SearchIndex::rank`], on query `SCAN_QUERIES + 1`), so a
-///   query touches only the candidates that share one of its words.
-///
-/// [`SearchIndex::rank`] scans the first [`SCAN_QUERIES`] queries and then
-/// builds the index: building costs about as much as that many scans
-/// (docs/decisions.md), so no run pays much more than twice the cheaper
-/// of the two, whatever its size and however often it is asked.
+/// What a run's candidates are, for ranking: built once from their words,
+/// then read by every query (SPEC §5).
 #[derive(Debug)]
-pub struct SearchIndex<M> {
-    members: Vec<(M, Words)>,
-    /// Sorted `word hash << 32 | candidate`, one `u64` a posting, built
-    /// with one allocation instead of a string per word; a hash only
-    /// nominates a candidate, and the candidate's own words decide, so a
-    /// collision can cost time but never change a `df` or a score.
-    postings: OnceLock<Vec<u64>>,
-    /// How many keyword queries [`SearchIndex::rank`] has answered.
-    asked: AtomicUsize,
+struct Built {
+    /// `N`.
+    n: usize,
+    /// Each stem → the candidates whose fields hold it, and which fields:
+    /// `df` is the list's length.
+    stems: BTreeMap<String, Vec<(u32, u8)>>,
+    /// Each vector word → `dfv`.
+    dfv: BTreeMap<String, u32>,
+    /// Each candidate's vector `v(c)` and `isqrt(v(c)·v(c))`.
+    vectors: Vec<(Vector, i128)>,
 }
 
-/// How many keyword queries a run answers by scan before it builds its
-/// inverted index (see [`SearchIndex`]).
-pub const SCAN_QUERIES: usize = 8;
-
-impl<M: Clone> Clone for SearchIndex<M> {
-    fn clone(&self) -> SearchIndex<M> {
-        SearchIndex {
-            members: self.members.clone(),
-            postings: self.postings.clone(),
-            asked: AtomicUsize::new(self.asked.load(Ordering::Relaxed)),
-        }
-    }
-}
-
-impl<M: Copy> SearchIndex<M> {
-    /// Tokenizes the run's candidates, each with its name and its
-    /// description or disclosure. They are all of `N`.
-    pub fn new<'t>(members: impl IntoIterator<Item = (M, &'t str, &'t str)>) -> SearchIndex<M> {
-        SearchIndex {
-            members: (members.into_iter())
-                .map(|(member, name, text)| (member, Words::of(name, text)))
-                .collect(),
-            postings: OnceLock::new(),
-            asked: AtomicUsize::new(0),
-        }
-    }
-
-    /// The best `DESCRIBE_HITS` candidates for `query` (SPEC §5): each
-    /// distinct query word that is not a stopword and that some candidate
-    /// holds adds `weight(N, df) · (3·[in name] + 1·[in text])`; score 0 is
-    /// no hit; order is score descending, then name in byte order.
-    /// `name_of` gives a candidate's name.
-    ///
-    /// By scan for the first [`SCAN_QUERIES`] queries, then by the index;
-    /// the answer is the same either way.
-    pub fn rank<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
-        if self.asked.fetch_add(1, Ordering::Relaxed) < SCAN_QUERIES {
-            self.rank_by_scan(query, name_of)
-        } else {
-            self.rank_by_index(query, name_of)
-        }
-    }
-
-    /// [`SearchIndex::rank`], by looking each query word up in every
-    /// candidate's words.
-    pub fn rank_by_scan<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
-        let mut scores = vec![0u64; self.members.len()];
-        let mut holders: Vec<(usize, u64)> = Vec::new();
-        for word in query_words(query) {
-            holders.clear();
-            for (id, (_, words)) in self.members.iter().enumerate() {
-                let hit = words.hit(&word);
-                if hit > 0 {
-                    holders.push((id, hit));
-                }
-            }
-            let weight = u64::from(weight(self.members.len(), holders.len()));
+impl Built {
+    fn of(candidates: &[Candidate<'_>]) -> Built {
+        let n = candidates.len();
+        let mut ids: BTreeMap<String, u32> = BTreeMap::new();
+        let mut words: Vec<String> = Vec::new();
+        let mut stems: BTreeMap<String, Vec<(u32, u8)>> = BTreeMap::new();
+        // Each candidate's vector words, as (word id, occurrences).
+        let mut counted: Vec<Vec<(u32, i64)>> = Vec::with_capacity(n);
+        let mut list = String::new();
+        for (id, candidate) in (0u32..).zip(candidates) {
+            let mut held: BTreeMap<u32, i64> = BTreeMap::new();
+            let mut fields: BTreeMap<String, u8> = BTreeMap::new();
+            let params = params_of(candidate.schema);
             #[cfg(any(test, feature = "mutants"))]
-            let weight = crate::mutant::weight(weight);
-            for &(id, hit) in &holders {
-                scores[id] += weight * hit;
-            }
-        }
-        self.best(scores.into_iter().enumerate(), name_of)
-    }
-
-    /// [`SearchIndex::rank`], through the inverted index (built by the
-    /// first call).
-    pub fn rank_by_index<'a>(&self, query: &str, name_of: impl Fn(M) -> &'a str) -> Vec<M> {
-        let postings = self.postings.get_or_init(|| self.postings());
-        let mut scores: BTreeMap<usize, u64> = BTreeMap::new();
-        let mut holders: Vec<(usize, u64)> = Vec::new();
-        for word in query_words(query) {
-            holders.clear();
-            let hash = word_hash(word.word());
-            let start = postings.partition_point(|p| p >> 32 < hash);
-            for id in (postings[start..].iter())
-                .take_while(|p| *p >> 32 == hash)
-                .map(|p| *p as u32)
-            {
-                let Some((_, words)) = self.members.get(id as usize) else {
-                    continue;
-                };
-                let hit = words.hit(&word);
-                if hit > 0 {
-                    holders.push((id as usize, hit));
-                }
-            }
-            // `df` is the number of holders; a word in no candidate has
-            // none and adds nothing.
-            let weight = u64::from(weight(self.members.len(), holders.len()));
-            #[cfg(any(test, feature = "mutants"))]
-            let weight = crate::mutant::weight(weight);
-            for &(id, hit) in &holders {
-                *scores.entry(id).or_default() += weight * hit;
-            }
-        }
-        self.best(scores.into_iter(), name_of)
-    }
-
-    /// The postings of every candidate's words, hashed in one pass over
-    /// each candidate's string ([`word_hash`] byte by byte, a word ending
-    /// at its space).
-    fn postings(&self) -> Vec<u64> {
-        let mut postings = Vec::new();
-        for (id, (_, words)) in self.members.iter().enumerate() {
-            let id = u64::from(u32::try_from(id).unwrap_or(u32::MAX));
-            let mut hash = WORD_HASH_SEED;
-            let mut inside = false;
-            for &byte in words.tokens().joined.as_bytes() {
-                if byte == b' ' || byte == b'|' {
-                    if inside {
-                        postings.push(u64::from(hash) << 32 | id);
+            let params = params.filter(|_| !crate::mutant::no_params());
+            let parts = [(candidate.name, IN_NAME), (candidate.text, IN_TEXT)]
+                .into_iter()
+                .chain(params.map(|text| (text, IN_PARAMS)));
+            for (text, field) in parts {
+                list.clear();
+                tokenize(text, &mut list);
+                for word in list.split_terminator(' ') {
+                    let stemmed = stem_of(word);
+                    match fields.get_mut(stemmed.as_ref()) {
+                        Some(mask) => *mask |= field,
+                        None => {
+                            fields.insert(stemmed.into_owned(), field);
+                        }
                     }
-                    hash = WORD_HASH_SEED;
-                    inside = false;
-                } else {
-                    hash = word_hash_step(hash, byte);
-                    inside = true;
+                    if is_stopword(word) {
+                        continue;
+                    }
+                    let word_id = match ids.get(word) {
+                        Some(&word_id) => word_id,
+                        None => {
+                            let word_id = u32::try_from(words.len()).unwrap_or(u32::MAX);
+                            ids.insert(word.to_string(), word_id);
+                            words.push(word.to_string());
+                            word_id
+                        }
+                    };
+                    *held.entry(word_id).or_default() += 1;
                 }
             }
+            for (stemmed, mask) in fields {
+                stems.entry(stemmed).or_default().push((id, mask));
+            }
+            counted.push(held.into_iter().collect());
         }
-        postings.sort_unstable();
-        postings.dedup();
-        postings
+        let mut dfv = vec![0u32; words.len()];
+        for held in &counted {
+            for &(word_id, _) in held {
+                dfv[word_id as usize] += 1;
+            }
+        }
+        // Each distinct word is split once; its weighted rows are added
+        // once per candidate, times its occurrences there.
+        let weighted: Vec<(i64, Vec<u32>)> = (words.iter().zip(&dfv))
+            .map(|(word, &df)| (i64::from(weight(n, df as usize)), pieces(word)))
+            .collect();
+        let vectors = counted
+            .iter()
+            .map(|held| {
+                let mut vector = [0i64; DIMENSIONS];
+                for &(word_id, times) in held {
+                    let (weight, pieces) = &weighted[word_id as usize];
+                    add_rows(&mut vector, pieces, weight.wrapping_mul(times));
+                }
+                let norm = isqrt_of(dot(&vector, &vector));
+                (vector, norm)
+            })
+            .collect();
+        let dfv = (ids.into_iter())
+            .map(|(word, word_id)| (word, dfv[word_id as usize]))
+            .collect();
+        Built {
+            n,
+            stems,
+            dfv,
+            vectors,
+        }
     }
 
-    /// The first `DESCRIBE_HITS` of the candidates that scored: score
-    /// descending, then name in byte order (names are distinct; the
-    /// candidate's place breaks a tie that cannot happen, so both paths
-    /// agree even then).
-    fn best<'a>(
-        &self,
-        scores: impl Iterator<Item = (usize, u64)>,
-        name_of: impl Fn(M) -> &'a str,
-    ) -> Vec<M> {
-        let mut hits: Vec<(u64, &str, usize, M)> = scores
-            .filter(|&(_, score)| score > 0)
-            .filter_map(|(id, score)| {
-                let (member, _) = *self.members.get(id)?;
-                Some((score, name_of(member), id, member))
+    /// Every candidate's `lex(c)` and `cos(c)` for the trimmed `query`
+    /// (SPEC §5), by candidate.
+    fn parts(&self, query: &str) -> Vec<(u64, i128)> {
+        let n = self.n;
+        let mut query_words: Vec<&str> = Vec::new();
+        let mut list = String::new();
+        tokenize(query, &mut list);
+        for word in list.split_terminator(' ') {
+            if !is_stopword(word) && !query_words.contains(&word) {
+                query_words.push(word);
+            }
+        }
+        // Keywords: the distinct stems with df > 0.
+        let mut lex = vec![0u64; n];
+        let mut seen: Vec<Cow<'_, str>> = Vec::new();
+        for word in &query_words {
+            let stemmed = stem_of(word);
+            if seen.contains(&stemmed) {
+                continue;
+            }
+            if let Some(holders) = self.stems.get(stemmed.as_ref()) {
+                let weight = u64::from(weight(n, holders.len()));
+                #[cfg(any(test, feature = "mutants"))]
+                let weight = crate::mutant::weight(weight);
+                for &(id, fields) in holders {
+                    lex[id as usize] += weight * hit(fields);
+                }
+            }
+            seen.push(stemmed);
+        }
+        // Vectors: the query's, weighed by the candidates' dfv.
+        let mut query_vector = [0i64; DIMENSIONS];
+        for word in &query_words {
+            let df = self.dfv.get(*word).copied().unwrap_or(0);
+            add_rows(
+                &mut query_vector,
+                &pieces(word),
+                i64::from(weight(n, df as usize)),
+            );
+        }
+        let query_norm = isqrt_of(dot(&query_vector, &query_vector));
+        (lex.into_iter().zip(&self.vectors))
+            .map(|(lex, (vector, norm))| (lex, cosine(&query_vector, query_norm, vector, *norm)))
+            .collect()
+    }
+
+    /// SPEC §5's fusion of [`Built::parts`]: `⌊1024·lex/L⌋ + 2·cos`.
+    fn scores(&self, query: &str) -> Vec<i128> {
+        let parts = self.parts(query);
+        let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
+        (parts.into_iter())
+            .map(|(lex, cos)| {
+                // 0 when L = 0.
+                let keyword = (1024 * lex).checked_div(most).map_or(0, i128::from);
+                keyword + 2 * cos
             })
+            .collect()
+    }
+}
+
+/// SPEC §5 `cos(c)`: `⌊1024 · (q·c) / (nq · nc)⌋`, floored also when the
+/// dot product is negative; 0 when either norm is.
+fn cosine(query: &Vector, query_norm: i128, vector: &Vector, norm: i128) -> i128 {
+    if query_norm <= 0 || norm <= 0 {
+        return 0;
+    }
+    #[cfg(any(test, feature = "mutants"))]
+    if crate::mutant::no_vectors() {
+        return 0;
+    }
+    let scaled = dot(query, vector).wrapping_mul(1024);
+    let divisor = query_norm.wrapping_mul(norm).max(1);
+    #[cfg(any(test, feature = "mutants"))]
+    if crate::mutant::truncating_division() {
+        return scaled / divisor;
+    }
+    floor_div(scaled, divisor)
+}
+
+/// `⌊a / b⌋` for `b > 0`: the floor, not Rust's truncating `/`.
+pub fn floor_div(a: i128, b: i128) -> i128 {
+    a.div_euclid(b)
+}
+
+/// The dot product of two vectors, in signed 128-bit integers (wrapping:
+/// no sum of real text comes near the bound).
+pub fn dot(a: &Vector, b: &Vector) -> i128 {
+    (a.iter().zip(b)).fold(0i128, |sum, (x, y)| {
+        sum.wrapping_add(i128::from(*x).wrapping_mul(i128::from(*y)))
+    })
+}
+
+/// SPEC §5 `isqrt`: the largest `r` with `r² ≤ x`.
+pub fn isqrt(x: u128) -> u128 {
+    x.isqrt()
+}
+
+fn isqrt_of(x: i128) -> i128 {
+    i128::try_from(isqrt(x.max(0).unsigned_abs())).unwrap_or(i128::MAX)
+}
+
+/// `stem(w)`, through the library's mutant hook.
+fn stem_of(word: &str) -> Cow<'_, str> {
+    #[cfg(any(test, feature = "mutants"))]
+    if crate::mutant::no_stem() {
+        return Cow::Borrowed(word);
+    }
+    stem(word)
+}
+
+/// The search of one started run over its candidates (SPEC §5, contract
+/// version 3).
+///
+/// Making it tokenizes, stems and splits every candidate's words and sums
+/// their vectors; a run makes it at its first ranked query, so admission
+/// and runs that never search pay nothing. What it builds is a pure
+/// function of the candidates, so it is remembered per process by their
+/// content ([`SearchIndex::new`]): sessions that share a catalog, and a
+/// harness's re-replays, build it once.
+#[derive(Clone, Debug)]
+pub struct SearchIndex {
+    built: Arc<Built>,
+}
+
+impl SearchIndex {
+    /// The search over `candidates`, in their order (a rank is a place in
+    /// it).
+    pub fn new<'a>(candidates: impl IntoIterator<Item = Candidate<'a>>) -> SearchIndex {
+        let candidates: Vec<Candidate<'a>> = candidates.into_iter().collect();
+        SearchIndex {
+            built: built(&candidates),
+        }
+    }
+
+    /// The number of candidates, `N`.
+    pub fn len(&self) -> usize {
+        self.built.n
+    }
+
+    /// Whether there is no candidate.
+    pub fn is_empty(&self) -> bool {
+        self.built.n == 0
+    }
+
+    /// Each candidate's `score(c)` for the trimmed `query`, in candidate
+    /// order (SPEC §5; the tests read it).
+    pub fn scores(&self, query: &str) -> Vec<i128> {
+        self.built.scores(query)
+    }
+
+    /// Each candidate's `lex(c)` and `cos(c)` for the trimmed `query`, in
+    /// candidate order: the two signals before they are fused.
+    pub fn parts(&self, query: &str) -> Vec<(u64, i128)> {
+        self.built.parts(query)
+    }
+
+    /// SPEC §5's ranking of the trimmed `query`: the places of the first
+    /// `DESCRIBE_HITS` candidates with a score above 0, by score
+    /// descending, then name (`name_of` a place) in byte order.
+    pub fn rank<'a>(&self, query: &str, name_of: impl Fn(usize) -> &'a str) -> Vec<usize> {
+        let mut hits: Vec<(i128, &str, usize)> = (self.scores(query).into_iter().enumerate())
+            .filter(|&(_, score)| score > 0)
+            .map(|(at, score)| (score, name_of(at), at))
             .collect();
         hits.sort_unstable_by(|a, b| {
             (b.0.cmp(&a.0))
                 .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
                 .then_with(|| a.2.cmp(&b.2))
         });
-        hits.into_iter()
-            .take(DESCRIBE_HITS)
-            .map(|(_, _, _, member)| member)
-            .collect()
+        hits.truncate(DESCRIBE_HITS);
+        hits.into_iter().map(|(_, _, at)| at).collect()
     }
 }
 
-/// SPEC §5's query words, before `df`: the distinct words of `query`
-/// that are not stopwords. (A word no candidate holds has `df` 0, no
-/// holder, and adds nothing.)
-fn query_words(query: &str) -> impl Iterator<Item = Needle> {
-    (words(query).into_iter())
-        .filter(|word| !is_stopword(word))
-        .map(|word| Needle::of(&word))
+/// The [`Built`] search of `candidates`, remembered per process by their
+/// content: a BLAKE3 of every field, length-framed, so a hit is the same
+/// candidates in the same order. Bounded: past `LIMIT` candidates held it
+/// starts over. A planted mutant changes what is built, so under one the
+/// memo is neither read nor written.
+fn built(candidates: &[Candidate<'_>]) -> Arc<Built> {
+    const LIMIT: usize = 1 << 15;
+    static MEMO: Mutex<BTreeMap<[u8; 32], Arc<Built>>> = Mutex::new(BTreeMap::new());
+    #[cfg(any(test, feature = "mutants"))]
+    if crate::mutant::any() {
+        return Arc::new(Built::of(candidates));
+    }
+    let mut hasher = blake3::Hasher::new();
+    let mut field = |bytes: &[u8]| {
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    for candidate in candidates {
+        field(candidate.name.as_bytes());
+        field(candidate.text.as_bytes());
+        let params: Vec<&str> = params_of(candidate.schema).collect();
+        field(&(params.len() as u64).to_le_bytes());
+        for part in params {
+            field(part.as_bytes());
+        }
+        field(&[u8::from(candidate.schema.is_some())]);
+    }
+    let key: [u8; 32] = *hasher.finalize().as_bytes();
+    if let Some(found) = MEMO.lock().ok().and_then(|memo| memo.get(&key).cloned()) {
+        return found;
+    }
+    let made = Arc::new(Built::of(candidates));
+    if let Ok(mut memo) = MEMO.lock() {
+        let held: usize = memo.values().map(|b| b.n).sum();
+        if held + made.n > LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, Arc::clone(&made));
+    }
+    made
 }
-
-/// A fixed 32-bit hash of a word (FNV-1a over its bytes). It never
-/// reaches output: it only nominates candidates, which are then checked.
-fn word_hash(word: &str) -> u64 {
-    u64::from(word.bytes().fold(WORD_HASH_SEED, word_hash_step))
-}
-
-/// FNV-1a's 32-bit offset basis.
-const WORD_HASH_SEED: u32 = 0x811c_9dc5;
-
-/// One byte of FNV-1a (32-bit prime).
-fn word_hash_step(hash: u32, byte: u8) -> u32 {
-    (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,10 +554,9 @@ mod tests {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(is_stopword("the") && is_stopword("your") && is_stopword("a"));
         assert!(!is_stopword("issue") && !is_stopword("The"));
-        let caps = [("the_tool", "the")];
-        let index = SearchIndex::new(caps.iter().enumerate().map(|(i, (n, t))| (i, *n, *t)));
-        assert!(index.rank("the", |i: usize| caps[i].0).is_empty());
-        assert_eq!(index.rank("the tool", |i: usize| caps[i].0), [0]);
+        let (index, names) = indexed(&[("the_tool", "the")]);
+        assert!(ranked(&index, "the", &names).is_empty());
+        assert_eq!(ranked(&index, "the tool", &names), ["the_tool"]);
     }
 
     #[test]
@@ -576,8 +566,12 @@ mod tests {
         assert_eq!(weight(3, 2), 3);
         assert_eq!(weight(3, 1), 5);
         assert_eq!(weight(999, 1), 20);
-        assert_eq!(weight(3, 0), weight(3, 1));
+        // df = 0: the bit length of (N+1)² = 16 → 5; of 10⁶ → 20.
+        assert_eq!(weight(3, 0), 5);
+        assert_eq!(weight(999, 0), 20);
+        assert_eq!(weight(0, 0), 1);
         assert_eq!(weight(usize::MAX, 1), 128);
+        assert_eq!(weight(usize::MAX, 0), 128);
     }
 
     #[test]
@@ -587,195 +581,164 @@ mod tests {
         assert_eq!(words("İx"), ["i\u{307}x"]);
     }
 
-    /// Both paths, and `rank` whichever it takes, on one catalog.
-    fn every_path<'a>(index: &SearchIndex<usize>, query: &str, names: &[&'a str]) -> Vec<&'a str> {
-        let name_of = |i: usize| names[i];
-        let by_scan = index.rank_by_scan(query, name_of);
-        assert_eq!(index.rank_by_index(query, name_of), by_scan, "{query:?}");
-        assert_eq!(index.rank(query, name_of), by_scan, "{query:?}");
-        by_scan.into_iter().map(name_of).collect()
-    }
-
-    fn indexed<'a>(caps: &[(&'a str, &'a str)]) -> (SearchIndex<usize>, Vec<&'a str>) {
-        let index = SearchIndex::new(caps.iter().enumerate().map(|(i, (n, t))| (i, *n, *t)));
+    fn indexed<'a>(caps: &[(&'a str, &'a str)]) -> (SearchIndex, Vec<&'a str>) {
+        let index = SearchIndex::new(caps.iter().map(|(name, text)| Candidate {
+            name,
+            text,
+            schema: None,
+        }));
         (index, caps.iter().map(|(n, _)| *n).collect())
     }
 
+    fn ranked<'a>(index: &SearchIndex, query: &str, names: &[&'a str]) -> Vec<&'a str> {
+        (index.rank(query, |at| names[at]).into_iter())
+            .map(|at| names[at])
+            .collect()
+    }
+
+    /// The keyword half alone: the candidates with `lex > 0`, by `lex`
+    /// descending, then name.
+    fn by_keyword<'a>(index: &SearchIndex, query: &str, names: &[&'a str]) -> Vec<&'a str> {
+        let mut hits: Vec<(u64, &str)> = (index.parts(query).into_iter().zip(names))
+            .filter(|((lex, _), _)| *lex > 0)
+            .map(|((lex, _), name)| (lex, *name))
+            .collect();
+        hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        hits.into_iter().map(|(_, name)| name).collect()
+    }
+
     #[test]
-    fn name_hits_outweigh_description_hits_and_ties_go_by_name() {
-        // N = 3, `issue` in all three: weight ⌊16/9⌋ = 1 → 1. Scores:
-        // c_issue 3 + 1, b_issue 3, a_other 1.
+    fn name_hits_outweigh_text_hits_and_ties_go_by_name() {
+        // N = 3, `issue` in all three: weight ⌊16/9⌋ = 1 → 1. lex:
+        // c_issue 3 + 1, b_issue 3, a_other 1; L = 4: 1024, 768, 256.
         let (index, names) = indexed(&[
             ("b_issue", "x"),
             ("a_other", "an issue"),
             ("c_issue", "issue"),
         ]);
         assert_eq!(
-            every_path(&index, "issue issue", &names),
+            by_keyword(&index, "issue issue", &names),
             ["c_issue", "b_issue", "a_other"]
         );
-        assert!(every_path(&index, "nothing", &names).is_empty());
+        assert!(by_keyword(&index, "nothing", &names).is_empty());
+        // Equal fields, equal scores: by name in byte order.
+        // `b` and `B` have the same words, so the same lex and cosine.
+        let (index, names) = indexed(&[("b", "same words"), ("B", "same words")]);
+        let scores = index.scores("words");
+        assert_eq!(scores[0], scores[1]);
+        assert_eq!(ranked(&index, "words", &names), ["B", "b"]);
     }
 
     #[test]
-    fn a_word_hash_collision_changes_no_df_and_no_hit() {
-        // FNV-1a's 32 bits collide on these two words: the index nominates
-        // x1 for `liquid`, and the check of its words must turn it away.
-        assert_eq!(word_hash("liquid"), word_hash("costarring"));
-        // N = 3. liquid: df 1 (x1 holds only `costarring`), weight
-        // bit_length(⌊16/1⌋) = 5; soap: df 1, weight 5. x0 5 and x2 5, tied
-        // by name; counting x1 would make liquid's df 2 (weight 3) and put
-        // x2 first.
-        let (index, names) = indexed(&[("x0", "liquid"), ("x1", "costarring"), ("x2", "soap")]);
-        assert_eq!(every_path(&index, "liquid soap", &names), ["x0", "x2"]);
-        assert_eq!(every_path(&index, "costarring", &names), ["x1"]);
+    fn stems_match_other_forms_of_a_word() {
+        // `organizing` and `organize` both stem to `organiz`.
+        let (index, names) = indexed(&[("organize_files", "x"), ("other", "y")]);
+        assert_eq!(by_keyword(&index, "organizing", &names), ["organize_files"]);
+        crate::mutant::with(crate::mutant::Mutant::NoStem, || {
+            let (index, names) = indexed(&[("organize_files", "x"), ("other", "y")]);
+            assert!(by_keyword(&index, "organizing", &names).is_empty());
+        });
     }
 
     #[test]
-    fn a_word_is_held_whole_never_as_part_of_another() {
-        // `issue` is in none of these but as a piece of a longer word, or
-        // split from one by the camelCase rule in the query only.
-        let (index, names) = indexed(&[
-            ("issues", "reissue issue2 tissue"),
-            ("other", "myIssue get_issue"),
-            ("third", "ISSUE"),
-        ]);
-        // `myIssue` is `my`, `issue`; `get_issue` holds `issue`; ISSUE
-        // lowercases. df(issue) = 2 of N = 3: weight ⌊16/4⌋ = 4 → 3.
-        assert_eq!(every_path(&index, "issue", &names), ["other", "third"]);
-        assert_eq!(every_path(&index, "issues tissue", &names), ["issues"]);
-        // The `|` between name and text is never a word.
-        assert!(every_path(&index, "|", &names).is_empty());
-        assert_eq!(
-            every_path(&index, "issue|other", &names),
-            ["other", "third"]
-        );
-    }
-
-    #[test]
-    fn rank_scans_until_the_index_pays_for_itself() {
-        let (index, names) = indexed(&[("create_issue", "a"), ("list_issues", "b")]);
-        let name_of = |i: usize| names[i];
-        for _ in 0..SCAN_QUERIES {
-            assert_eq!(index.rank("create", name_of), [0]);
-            assert!(index.postings.get().is_none(), "built while scanning");
-        }
-        assert_eq!(index.rank("create", name_of), [0]);
-        assert!(index.postings.get().is_some(), "never built");
-        // A clone keeps the count and the index.
-        let copy = index.clone();
-        assert!(copy.postings.get().is_some());
-        assert_eq!(copy.rank("issues", name_of), [1]);
-        // Forcing a path builds or skips the index regardless of the count.
-        let (fresh, _) = indexed(&[("create_issue", "a")]);
-        assert_eq!(fresh.rank_by_scan("create", |_| "create_issue"), [0]);
-        assert!(fresh.postings.get().is_none());
-        assert_eq!(fresh.rank_by_index("create", |_| "create_issue"), [0]);
-        assert!(fresh.postings.get().is_some());
-    }
-
-    #[test]
-    fn words_of_a_candidate_keep_name_and_text_apart() {
-        let words = Words::of("getIssue", "Open an issue-tracker; ÀB");
-        assert_eq!(words.name().collect::<Vec<_>>(), ["get", "issue"]);
-        assert_eq!(
-            words.text().collect::<Vec<_>>(),
-            ["open", "an", "issue", "tracker", "àb"]
-        );
-        assert_eq!(words.hit(&Needle::of("issue")), 4);
-        assert_eq!(words.hit(&Needle::of("get")), 3);
-        assert_eq!(words.hit(&Needle::of("tracker")), 1);
-        assert_eq!(words.hit(&Needle::of("issues")), 0);
-        let empty = Words::of("", "");
-        assert_eq!(empty.name().count() + empty.text().count(), 0);
-        assert_eq!(empty.hit(&Needle::of("a")), 0);
-    }
-
-    #[test]
-    fn an_ascii_candidate_is_tokenized_only_for_a_word_its_text_may_hold() {
-        let words = Words::of("github__getIssue", "Get an issue by its number.");
-        // "pull" is in no run of the lowercased text: nothing is tokenized.
-        // "mber" is (in "number"): the candidate is tokenized, and its
-        // words say no.
-        assert_eq!(words.hit(&Needle::of("pull")), 0);
-        assert!(words.tokens.get().is_none(), "no word, no tokenizing");
-        assert_eq!(words.hit(&Needle::of("mber")), 0);
-        assert!(words.tokens.get().is_some());
-        // camelCase: `Issue` is the word `issue`, in the name and the text.
-        let words = Words::of("github__getIssue", "Get an issue by its number.");
-        assert_eq!(words.hit(&Needle::of("issue")), 4);
-        // Not ASCII: tokenized for any word (lowercasing `À` is not ASCII's).
-        let words = Words::of("Àpi", "x");
-        assert_eq!(words.hit(&Needle::of("àpi")), 3);
-    }
-
-    /// Generated catalogs and queries need proptest, which the library
-    /// alone (`default-features = false`) does not build with.
-    #[cfg(feature = "testkit")]
-    mod properties {
-        use proptest::prelude::*;
-
-        use super::*;
-
-        /// Words with everything the tokenizer treats specially: camelCase,
-        /// separators, digits, case, non-ASCII, stopwords, prefixes of others.
-        const VOCABULARY: [&str; 24] = [
-            "issue",
-            "issues",
-            "Issue",
-            "getIssue",
-            "list_issues",
-            "create-issue",
-            "HTTPServer",
-            "httpserver",
-            "v2API",
-            "the",
-            "a",
-            "to",
-            "Über",
-            "über",
-            "İx",
-            "send",
-            "message",
-            "slack",
-            "SLACK",
-            "x9y",
-            "pull",
-            "Request",
-            "requests",
-            "42",
-        ];
-
-        fn phrase(max: usize) -> impl Strategy<Value = String> {
-            let separator = proptest::sample::select(&[" ", "_", "-", "", ". ", "|"][..]);
-            proptest::collection::vec(
-                (proptest::sample::select(&VOCABULARY[..]), separator),
-                0..=max,
-            )
-            .prop_map(|parts| parts.into_iter().map(|(w, s)| format!("{w}{s}")).collect())
-        }
-
-        proptest! {
-            /// The scan and the index rank every query of every catalog alike,
-            /// however many of each the run has answered.
-            #[test]
-            fn scan_and_index_rank_alike(
-                caps in proptest::collection::vec((phrase(3), phrase(8)), 0..40),
-                queries in proptest::collection::vec(phrase(4), 1..12),
-            ) {
-                let (index, names) = indexed(
-                    &caps.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect::<Vec<_>>(),
-                );
-                // Names are not distinct here, as they are in a run: a tie of
-                // score and name falls back to the candidate's place on both.
-                let name_of = |i: usize| names[i];
-                for query in &queries {
-                    let by_scan = index.rank_by_scan(query, name_of);
-                    prop_assert!(by_scan.len() <= DESCRIBE_HITS);
-                    prop_assert_eq!(&index.rank_by_index(query, name_of), &by_scan, "{:?}", query);
-                    prop_assert_eq!(&index.rank(query, name_of), &by_scan, "{:?}", query);
-                }
+    fn params_are_a_field_of_their_own() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "timezone": {"type": "string", "description": "An IANA zone"},
+                "flag": true
             }
+        });
+        let candidates = [
+            Candidate {
+                name: "now",
+                text: "Current time.",
+                schema: Some(&schema),
+            },
+            Candidate {
+                name: "other",
+                text: "x",
+                schema: None,
+            },
+        ];
+        let names = ["now", "other"];
+        let index = SearchIndex::new(candidates);
+        // N = 2, df(timezon) = 1: weight ⌊9/1⌋ → 4, a params hit 1.
+        assert_eq!(by_keyword(&index, "timezones", &names), ["now"]);
+        assert_eq!(by_keyword(&index, "iana", &names), ["now"]);
+        // A key whose value is not an object is a key still; `true` is not
+        // a description.
+        assert_eq!(by_keyword(&index, "flag", &names), ["now"]);
+        crate::mutant::with(crate::mutant::Mutant::NoParams, || {
+            let index = SearchIndex::new(candidates);
+            assert!(by_keyword(&index, "timezone", &names).is_empty());
+        });
+    }
+
+    #[test]
+    fn the_cosine_is_floored_even_when_negative() {
+        assert_eq!(floor_div(-1, 1024), -1);
+        assert_eq!(floor_div(-1024, 1024), -1);
+        assert_eq!(floor_div(-1025, 1024), -2);
+        assert_eq!(floor_div(1025, 1024), 1);
+        assert_eq!(floor_div(0, 7), 0);
+        // Truncation would give 0 for the first.
+        assert_eq!(-1 / 1024, 0);
+        let q: Vector = std::array::from_fn(|i| if i == 0 { 3 } else { 0 });
+        let c: Vector = std::array::from_fn(|i| {
+            if i == 0 {
+                -1
+            } else if i == 1 {
+                5
+            } else {
+                0
+            }
+        });
+        // q·c = -3, nq = 3, nc = isqrt(26) = 5: ⌊-3072 / 15⌋ = -205 (not -204).
+        assert_eq!(cosine(&q, 3, &c, 5), -205);
+        crate::mutant::with(crate::mutant::Mutant::TruncatingDivision, || {
+            assert_eq!(cosine(&q, 3, &c, 5), -204);
+        });
+        assert_eq!(cosine(&q, 0, &c, 5), 0);
+        assert_eq!(cosine(&q, 3, &c, 0), 0);
+    }
+
+    #[test]
+    fn isqrt_is_the_largest_root() {
+        for (x, r) in [
+            (0, 0),
+            (1, 1),
+            (3, 1),
+            (4, 2),
+            (26, 5),
+            (u128::MAX, u128::from(u64::MAX)),
+        ] {
+            assert_eq!(isqrt(x), r, "{x}");
         }
+    }
+
+    #[test]
+    fn equal_candidates_share_one_build() {
+        let (first, _) = indexed(&[("memo_a", "shared text"), ("memo_b", "more")]);
+        let (second, _) = indexed(&[("memo_a", "shared text"), ("memo_b", "more")]);
+        assert!(Arc::ptr_eq(&first.built, &second.built));
+        let (other, _) = indexed(&[("memo_a", "shared text"), ("memo_b", "more!")]);
+        assert!(!Arc::ptr_eq(&first.built, &other.built));
+        // A field boundary moved is other content.
+        let (moved, _) = indexed(&[("memo_a", "shared tex"), ("tmemo_b", "more")]);
+        assert!(!Arc::ptr_eq(&first.built, &moved.built));
+    }
+
+    #[test]
+    fn a_word_no_candidate_holds_still_has_a_vector() {
+        // No stem is shared, so lex is 0 for both, L = 0; the cosine alone
+        // can rank, and does for a word with pieces.
+        let (index, names) = indexed(&[
+            ("get_elevation", "Elevation of a point."),
+            ("send_mail", "Sends mail."),
+        ]);
+        let scores = index.scores("altitude");
+        assert!(scores.iter().any(|s| *s != 0), "{scores:?}");
+        assert!(by_keyword(&index, "altitude", &names).is_empty());
     }
 }

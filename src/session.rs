@@ -554,7 +554,7 @@ impl<'a> LineReader<'a> {
                         self.error_at_key(
                             "provider",
                             format!(
-                                "field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"{text}\""
+                                "field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\", \"openai_responses\" or \"mcp\", not \"{text}\""
                             ),
                         )
                     })?,
@@ -745,6 +745,7 @@ mod tests {
             "\"anthropic\"",
             "\"openai_chat\"",
             "\"openai_responses\"",
+            "\"mcp\"",
             "\"gemini\"",
             "\"render\"",
             "\"nope\"",
@@ -889,7 +890,7 @@ mod tests {
             error(&format!(
                 "{started}{{\"op\":\"tool_defs\",\"provider\":\"openai\"}}"
             )),
-            "3:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"openai\""
+            "3:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\", \"openai_responses\" or \"mcp\", not \"openai\""
         );
         // The shipped schema says the same as the typed reader.
         for provider in Provider::ALL {

@@ -24,7 +24,7 @@ const ALPHA: &str = r#"{"op":"session","format":1,"about":"one dormant skill"}
 
 const BETA: &str = r#"{"op":"session","format":1,"about":"a keyword miss and the doors' tool list"}
 {"op":"start","mode":"work"}
-{"op":"describe","name":"zzz"}
+{"op":"describe","name":"of the"}
 {"op":"tool_defs"}
 "#;
 
@@ -64,7 +64,7 @@ fn beta_golden() -> String {
         block(
             3,
             "describe",
-            "no capability is named \"zzz\", and no keyword matched\n",
+            "no capability is named \"of the\", and nothing matched\n",
         ),
         block(4, "tool_defs", defs),
     ])

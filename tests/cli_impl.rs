@@ -51,6 +51,7 @@ fn main() {
         too_few_outputs_are_errored,
         an_errored_answer_keeps_the_process,
         contract_1_ends_that_implementation_only,
+        contract_2_alone_is_refused_against_a_contract_3_corpus,
         validate_protocol_catches_an_extra_field,
         an_expected_failure_keeps_the_run_green,
         stale_entries_and_unexpected_passes_fail,
@@ -103,10 +104,10 @@ fn corpus() -> Vec<(&'static str, String, String)> {
         ),
         (
             "suite/beta",
-            "{\"op\":\"session\",\"format\":1,\"about\":\"a keyword miss\"}\n{\"op\":\"start\",\"mode\":\"work\"}\n{\"op\":\"describe\",\"name\":\"zzz\"}\n".into(),
+            "{\"op\":\"session\",\"format\":1,\"about\":\"a keyword miss\"}\n{\"op\":\"start\",\"mode\":\"work\"}\n{\"op\":\"describe\",\"name\":\"of the\"}\n".into(),
             transcript(&[
                 block(2, "start", "run started in work mode at generation 0\n"),
-                block(3, "describe", "no capability is named \"zzz\", and no keyword matched\n"),
+                block(3, "describe", "no capability is named \"of the\", and nothing matched\n"),
             ]),
         ),
         (
@@ -287,7 +288,7 @@ fn serve_speaks_the_protocol_by_hand() {
     let hello = json!({"cmd": "hello", "protocol": 1});
     let run = json!({"cmd": "run", "case": "suite/beta", "ops": [
         {"op": "start", "mode": "work"},
-        {"op": "describe", "name": "zzz"},
+        {"op": "describe", "name": "of the"},
     ]});
     let bad = json!({"cmd": "run", "case": "x/y", "ops": [{"op": "render"}]});
     let bye = json!({"cmd": "bye"});
@@ -312,13 +313,13 @@ fn serve_speaks_the_protocol_by_hand() {
     assert_eq!(replies.len(), 3, "{replies:?}");
     valid("hello_reply.schema.json", &replies[0]);
     assert_eq!(replies[0]["implementation"]["name"], "disclose");
-    assert_eq!(replies[0]["contract"], json!([2]));
+    assert_eq!(replies[0]["contract"], json!([3]));
     valid("outputs.schema.json", &replies[1]);
     assert_eq!(
         replies[1],
         json!({"case": "suite/beta", "outputs": [
             "run started in work mode at generation 0\n",
-            "no capability is named \"zzz\", and no keyword matched\n",
+            "no capability is named \"of the\", and nothing matched\n",
         ]})
     );
     // A render before start is not a session: errored, naming the op.
@@ -364,7 +365,7 @@ fn version_names_the_contract() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        format!("disclose {} (contract 2)\n", env!("CARGO_PKG_VERSION"))
+        format!("disclose {} (contract 3)\n", env!("CARGO_PKG_VERSION"))
     );
 }
 
@@ -390,9 +391,9 @@ fn a_wrong_answer_fails_with_the_diff() {
             "    +++ replay\n",
             "    @@ -1,2 +1,2 @@\n",
             "    -=== 3 describe 53\n",
-            "    -no capability is named \"zzz\", and no keyword matched\n",
+            "    -no capability is named \"of the\", and nothing matched\n",
             "    +=== 3 describe 59\n",
-            "    +wrong␉no capability is named \"zzz\", and no keyword matched\n",
+            "    +wrong␉no capability is named \"of the\", and nothing matched\n",
         )),
         "{out}"
     );
@@ -525,6 +526,23 @@ fn an_errored_answer_keeps_the_process() {
     assert_eq!(run.last_line(), "3 passed, 0 failed, 1 errored");
 }
 
+/// An implementation of contract 2 (keywords only) runs none of a
+/// contract-3 corpus.
+fn contract_2_alone_is_refused_against_a_contract_3_corpus() {
+    let project = Project::new();
+    let run = project.check(&["--impl", &adapter("contract2", ""), "--impl", &serve()]);
+    let out = run.stdout();
+    assert_eq!(run.code(), Some(1), "{out}");
+    assert!(
+        out.contains("\nERRORED adapter: its hello says it follows contract [2]; this corpus is blessed against contract 3, so none of its cases were run\n"),
+        "{out}"
+    );
+    assert!(project.sent().is_empty());
+    for case in ALL {
+        assert_eq!(run.row(case), ["ERRORED", "pass"], "{out}");
+    }
+}
+
 fn contract_1_ends_that_implementation_only() {
     let project = Project::new();
     let run = project.check(&["--impl", &adapter("contract1", ""), "--impl", &serve()]);
@@ -533,7 +551,7 @@ fn contract_1_ends_that_implementation_only() {
     // One message, not one per case.
     assert_eq!(out.matches("contract [1]").count(), 2, "{out}");
     assert!(
-        out.contains("\nERRORED adapter: its hello says it follows contract [1]; this corpus is blessed against contract 2, so none of its cases were run\n"),
+        out.contains("\nERRORED adapter: its hello says it follows contract [1]; this corpus is blessed against contract 3, so none of its cases were run\n"),
         "{out}"
     );
     assert!(project.sent().is_empty());
@@ -714,7 +732,7 @@ fn a_matrix_of_two_and_its_reports() {
         serde_json::from_str(&fs::read_to_string(project.path("out/report.json")).unwrap())
             .unwrap();
     assert_eq!(report["format"], 1);
-    assert_eq!(report["contract"], 2);
+    assert_eq!(report["contract"], 3);
     assert_eq!(
         report["totals"],
         json!({"passed": 7, "failed": 1, "errored": 0, "skipped": 0, "expected": 0})

@@ -8,7 +8,7 @@ use common::{disclose, stderr, stdout};
 
 const MISSPELLED: &str = "tests/fixtures/providers/misspelled_provider.jsonl";
 
-const MESSAGE: &str = "4:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\" or \"openai_responses\", not \"openai-chat\"";
+const MESSAGE: &str = "4:19: field \"provider\" of op \"tool_defs\" must be \"anthropic\", \"openai_chat\", \"openai_responses\" or \"mcp\", not \"openai-chat\"";
 
 #[test]
 fn replay_reports_a_misspelled_provider_at_its_key() {

@@ -1,7 +1,11 @@
-//! `disclose recall` through the public CLI. Every rank below is worked out
-//! by hand from SPEC §5 (the arithmetic is in the comments), never asked of
-//! the library; every bad input is checked for its `path:line:column`, its
-//! exit status 2, and that the good tasks beside it are still measured.
+//! `disclose recall` through the public CLI: ranks, misses, figures and
+//! report formats; every bad input is checked for its `path:line:column`,
+//! its exit status 2, and that the good tasks beside it are still measured.
+//! The ranks are contract 3's (SPEC §5.3): where only keywords can score
+//! (a query whose words have no vector, so every cosine is 0) the
+//! arithmetic is in the comments; elsewhere a rank also weighs the cosine of
+//! the word vectors, and is the one `describe` lists, which
+//! tests/ranking.rs holds to an independent model of §5.
 
 mod common;
 
@@ -15,7 +19,7 @@ use serde_json::Value;
 const CATALOG: &str = r#"{"op":"session","format":1,"about":"recall test catalog"}
 {"op":"tool","origin":"gh","name":"create_issue","description":"Open a new issue.","input_schema":{"type":"object"},"effect":"reversible","approval":"never"}
 {"op":"tool","origin":"gh","name":"list_issues","description":"List issues.","input_schema":{"type":"object"},"effect":"read","approval":"never"}
-{"op":"tool","origin":"gh","name":"close_issue","description":"Close an issue.","input_schema":{"type":"object"},"effect":"reversible","approval":"never"}
+{"op":"tool","origin":"gh","name":"close_issue","description":"Close an issue. ꙮ","input_schema":{"type":"object"},"effect":"reversible","approval":"never"}
 {"op":"skill","name":"triage","disclosure":"Sort new issues by label.","address":"t.md"}
 {"op":"start","mode":"chat"}
 {"op":"describe","name":"ignored"}
@@ -27,22 +31,24 @@ const CATALOG: &str = r#"{"op":"session","format":1,"about":"recall test catalog
 ///
 /// 1. open 6 + new 4 + issue 4·4 → gh__create_issue 26, gh__close_issue 16,
 ///    triage 4: #1.
-/// 2. issue and open again (show, every, still match nothing):
-///    gh__create_issue 22, gh__close_issue 16; gh__list_issues holds
-///    `issues`, not `issue`: a miss.
-/// 3. issues: gh__list_issues 4·4 = 16; triage sort 6 + issues 4 = 10: #2.
+/// 2. `is` and `it` are stopwords and `ꙮ` (U+A66E) has no WordPiece split,
+///    so the query vector is 0 and every cosine 0; `ꙮ` is in
+///    gh__close_issue's text only (df 1, weight 6): it alone scores, 1024,
+///    and gh__list_issues is a miss.
+/// 3. issues: gh__list_issues (name) leads the keywords; with the vectors,
+///    triage comes third (the fused ranking).
 /// 4. (after a blank line) close 6·4 + issue 4·4: gh__close_issue 40,
 ///    gh__create_issue 16: #1, both expected names listed.
 const QUERIES: &str = r#"{"query": "Please open a new issue about the crash.", "expect": ["gh__create_issue"]}
-{"query": "Show me every issue that is still open.", "expect": ["gh__list_issues"]}
+{"query": "Is it ꙮ?", "expect": ["gh__list_issues"]}
 {"query": "How should I sort incoming issues?", "expect": ["triage"]}
 
 {"query": "Close the issue.", "expect": ["gh__close_issue", "gh__create_issue"]}
 "#;
 
 /// hit@1 2/4, hit@3 3/4, hit@8 3/4; recall@8 (1 + 0 + 1 + 1)/4; MRR
-/// (1 + 0 + 1/2 + 1)/4.
-const FIGURES: &str = "hit@1 50.0%  hit@3 75.0%  hit@8 75.0%  recall@8 75.0%  MRR 0.625";
+/// (1 + 0 + 1/3 + 1)/4.
+const FIGURES: &str = "hit@1 50.0%  hit@3 75.0%  hit@8 75.0%  recall@8 75.0%  MRR 0.583";
 
 struct Files {
     dir: tempfile::TempDir,
@@ -79,8 +85,8 @@ fn human_report_ranks_each_task_and_sums_up() {
         format!(
             "{queries} on {catalog}\n\
              \x20 #1    line 1    \"Please open a new issue about the crash.\" → gh__create_issue\n\
-             \x20 miss  line 2    \"Show me every issue that is still open.\" → missed gh__list_issues; listed instead: gh__create_issue, gh__close_issue\n\
-             \x20 #2    line 3    \"How should I sort incoming issues?\" → triage, after gh__list_issues\n\
+             \x20 miss  line 2    \"Is it ꙮ?\" → missed gh__list_issues; listed instead: gh__close_issue\n\
+             \x20 #3    line 3    \"How should I sort incoming issues?\" → triage, after gh__list_issues, gh__create_issue\n\
              \x20 #1    line 5    \"Close the issue.\" → gh__close_issue\n\
              \x20 4 tasks: {FIGURES}\n\
              \n\
@@ -131,14 +137,14 @@ fn json_report_holds_every_task_and_the_figures() {
         [
             &Value::from(1),
             &Value::Null,
-            &Value::from(2),
+            &Value::from(3),
             &Value::from(1)
         ]
     );
     assert_eq!(file["tasks"][1]["found"], Value::Null);
     assert_eq!(
         file["tasks"][1]["hits"],
-        serde_json::json!(["gh__create_issue", "gh__close_issue"])
+        serde_json::json!(["gh__close_issue"])
     );
     assert_eq!(file["tasks"][3]["line"], 5);
     assert_eq!(file["tasks"][3]["expected_listed"], 2);
@@ -155,7 +161,8 @@ fn json_report_holds_every_task_and_the_figures() {
     );
     assert_eq!(summary["hit_rate_at_8"], 0.75);
     assert_eq!(summary["recall_at_8"], 0.75);
-    assert_eq!(summary["mrr"], 0.625);
+    let mrr = summary["mrr"].as_f64().unwrap_or_default();
+    assert!((mrr - 7.0 / 12.0).abs() < 1e-12, "{mrr}");
     assert_eq!(report["min_hit8"], 80.0);
     assert_eq!(report["pass"], false);
     assert_eq!(report["errors"], 0);
@@ -175,12 +182,12 @@ fn markdown_report_has_a_table_and_the_misses() {
             "## describe recall\n\n\
              | tasks | catalog | n | hit@1 | hit@3 | hit@8 | recall@8 | MRR |\n\
              |---|---|---:|---:|---:|---:|---:|---:|\n\
-             | `{queries}` | `{catalog}` | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.625 |\n\
-             | **all** |  | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.625 |\n\
+             | `{queries}` | `{catalog}` | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.583 |\n\
+             | **all** |  | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.583 |\n\
              \n✅ hit@8 75.0% meets --min-hit8 70%\n\
              \n<details><summary>1 task missed</summary>\n\n\
              | task | query | expected | listed instead |\n|---|---|---|---|\n\
-             | `{queries}:2` | Show me every issue that is still open. | `gh__list_issues` | `gh__create_issue`, `gh__close_issue` |\n\
+             | `{queries}:2` | Is it ꙮ? | `gh__list_issues` | `gh__close_issue` |\n\
              \n</details>\n"
         )
     );
@@ -200,7 +207,9 @@ fn pairs_are_summed_and_a_child_catalog_sees_only_what_it_is_offered() {
     // triage) and `list` df 2 (list_issues, and describe's "ranked list")
     // weigh bit_length(6) = 3; `open` is in nothing the scout sees; `sort`
     // df 1 weighs 5. Task 1: gh__list_issues 12 + 12 = 24, then describe
-    // 3 and triage 3. Task 2: gh__list_issues 12, triage 5 + 3 = 8.
+    // 3 and triage 3. Task 2: gh__list_issues 12, triage 5 + 3 = 8. (That is
+    // the keyword half, now over stems; the fused order with the cosine
+    // keeps these two ranks.)
     let child = files.write(
         "child.recall",
         "{\"query\": \"List the open issues.\", \"expect\": [\"gh__list_issues\"]}\n\
@@ -217,10 +226,10 @@ fn pairs_are_summed_and_a_child_catalog_sees_only_what_it_is_offered() {
         )),
         "{out}"
     );
-    // 6 tasks: hit@1 3, hit@3 5, hit@8 5; recall 5/6; MRR (2.5 + 1.5)/6.
+    // 6 tasks: hit@1 3, hit@3 5, hit@8 5; recall 5/6; MRR (7/3 + 1.5)/6.
     assert!(
         out.ends_with(
-            "6 tasks in 2 files: hit@1 50.0%  hit@3 83.3%  hit@8 83.3%  recall@8 83.3%  MRR 0.667\n"
+            "6 tasks in 2 files: hit@1 50.0%  hit@3 83.3%  hit@8 83.3%  recall@8 83.3%  MRR 0.639\n"
         ),
         "{out}"
     );

@@ -88,14 +88,13 @@ fn the_library_alone_brings_no_harness_crate() {
     direct.sort_unstable();
     direct.dedup();
     // Depth 2 from the scratch crate is disclose's own dependencies:
-    // rapidfuzz is `call.unknown`'s edit distance, memchr `describe`'s
-    // scan, serde the session reader's derive (docs/decisions.md).
+    // rapidfuzz is `call.unknown`'s edit distance, serde the session
+    // reader's derive (docs/decisions.md).
     assert_eq!(
         direct,
         [
             "blake3",
             "jsonschema",
-            "memchr",
             "rapidfuzz",
             "serde",
             "serde_json",

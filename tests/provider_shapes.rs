@@ -177,6 +177,29 @@ fn openai_responses_tool_shape() {
     );
 }
 
+/// MCP, a `tools/list` result's `tools[]` entry (SPEC §11 `mcp`,
+/// contract 3): `name`, `inputSchema` (a JSON Schema object), optional
+/// `description`; nothing else is written.
+#[test]
+fn mcp_tool_shape() {
+    let run = run_of(&decls(), Mode::Work);
+    let shape = json!({
+        "type": "object",
+        "required": ["name", "inputSchema"],
+        "properties": {
+            "name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,128}$"},
+            "description": {"type": "string"},
+            "inputSchema": {"type": "object"}
+        }
+    });
+    assert_shape(
+        &run,
+        Provider::Mcp,
+        shape,
+        &["description", "inputSchema", "name"],
+    );
+}
+
 /// The bytes SPEC §11 pins, written out by hand for one tool.
 #[test]
 fn exact_bytes_per_provider() {
@@ -199,6 +222,10 @@ fn exact_bytes_per_provider() {
             format!(
                 r#"{{"description":{description},"name":"read","parameters":{schema},"type":"function"}}"#
             ),
+        ),
+        (
+            Provider::Mcp,
+            format!(r#"{{"description":{description},"inputSchema":{schema},"name":"read"}}"#),
         ),
     ];
     for (provider, first) in expected {

@@ -1,17 +1,24 @@
-//! Property tests of `describe`'s keyword ranking (SPEC §5, contract
-//! version 2), on generated catalogs and queries.
+//! Property tests of `describe`'s ranking (SPEC §5, contract version 3),
+//! on generated catalogs and queries.
 //!
 //! Everything the properties compare against is written here again from
 //! the spec's text — the words (with the camelCase split), the 75 stopwords,
-//! `df`, the weight as an exact integer inequality, the score and the order —
-//! never asked of the code under test. The ranking is read from `describe`'s
-//! output, the bytes a model sees.
+//! the three fields with the params, `df` over stems and `dfv` over words,
+//! the weight as an exact integer inequality, the WordPiece split, the
+//! vectors, `isqrt`, the floored cosine, the fusion and the order — never
+//! asked of the code under test. Only `stem` is the library's: it is pinned
+//! line by line by `contract3/stems.tsv` (tests/contract3.rs), and the
+//! vocabulary and the rows are read here from the shipped files. The
+//! ranking is read from `describe`'s output, the bytes a model sees.
 //!
 //! Every property runs 1,000 cases unless `PROPTEST_CASES` says otherwise.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
-use disclose::search::{SCAN_QUERIES, STOPWORDS, weight};
+use disclose::contract3::pieces;
+use disclose::search::{STOPWORDS, floor_div, isqrt, weight};
+use disclose::stem::stem;
 use disclose::{Approval, Catalog, Effect, Mode, Profile, Run, ShelfSkill, ToolDecl};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -43,29 +50,32 @@ fn spec_stopwords() -> BTreeSet<&'static str> {
     SPEC_STOPWORDS.split_whitespace().collect()
 }
 
-/// The doors' descriptions (SPEC §1): they are candidates too.
-const DOORS: [(&str, &str); 2] = [
+/// The doors' descriptions and the keys of their input schemas (SPEC §1):
+/// they are candidates too.
+const DOORS: [(&str, &str, &[&str]); 2] = [
     (
         "describe",
         "Find a capability by exact name for its full guide, or by keywords for a ranked list.",
+        &["name"],
     ),
     (
         "call",
         "Run a dormant tool by name; its args are checked against that tool's input schema first.",
+        &["args", "name"],
     ),
 ];
 
-/// `words(s)`: maximal alphanumeric runs, split again between an ASCII
-/// lowercase letter or digit and an ASCII uppercase letter, each character
-/// lowercased on its own.
-fn spec_words(s: &str) -> BTreeSet<String> {
-    let mut words = BTreeSet::new();
+/// `words(s)` as a list: maximal alphanumeric runs, split again between
+/// an ASCII lowercase letter or digit and an ASCII uppercase letter, each
+/// character lowercased on its own; every occurrence, in order.
+fn spec_word_list(s: &str) -> Vec<String> {
+    let mut words = Vec::new();
     let mut word = String::new();
     let mut last: Option<char> = None;
     for c in s.chars() {
         if !c.is_alphanumeric() {
             if !word.is_empty() {
-                words.insert(std::mem::take(&mut word));
+                words.push(std::mem::take(&mut word));
             }
             last = None;
             continue;
@@ -74,7 +84,7 @@ fn spec_words(s: &str) -> BTreeSet<String> {
             && (p.is_ascii_lowercase() || p.is_ascii_digit())
             && c.is_ascii_uppercase()
         {
-            words.insert(std::mem::take(&mut word));
+            words.push(std::mem::take(&mut word));
         }
         for l in c.to_lowercase() {
             word.push(l);
@@ -82,71 +92,247 @@ fn spec_words(s: &str) -> BTreeSet<String> {
         last = Some(c);
     }
     if !word.is_empty() {
-        words.insert(word);
+        words.push(word);
     }
     words
 }
 
-/// A candidate as the test sees it: name, text, and their words.
+/// The vocabulary (entry → its first line) and the rows.
+type Data = (BTreeMap<String, usize>, Vec<[i64; 128]>);
+
+/// The vocabulary and the rows, from the files.
+fn spec_vocabulary() -> &'static Data {
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let text = include_str!("../contract3/wordpiece.txt");
+        let bytes = include_bytes!("../contract3/vectors.i8");
+        let mut entries = BTreeMap::new();
+        for (line, entry) in text.lines().enumerate() {
+            entries.entry(entry.to_string()).or_insert(line);
+        }
+        let rows = bytes
+            .chunks(128)
+            .map(|row| std::array::from_fn(|i| i64::from(row[i] as i8)))
+            .collect();
+        (entries, rows)
+    })
+}
+
+/// `pieces(w)`, greedily, over every end from the longest down: no bound
+/// on an entry's length, a new string per try.
+fn spec_pieces(word: &str) -> Vec<usize> {
+    let (entries, _) = spec_vocabulary();
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() > 100 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < chars.len() {
+        let mut found = None;
+        for end in (from + 1..=chars.len()).rev() {
+            let piece: String = chars[from..end].iter().collect();
+            let key = if from == 0 {
+                piece
+            } else {
+                format!("##{piece}")
+            };
+            if let Some(&line) = entries.get(&key) {
+                found = Some((end, line));
+                break;
+            }
+        }
+        match found {
+            Some((end, line)) => {
+                out.push(line);
+                from = end;
+            }
+            None => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// `isqrt` by bisection.
+fn spec_isqrt(x: u128) -> u128 {
+    let (mut lo, mut hi) = (0u128, 1u128 << 64);
+    // lo² ≤ x < hi²
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if mid.checked_mul(mid).is_some_and(|m| m <= x) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// `⌊a / b⌋` for `b > 0`, from the truncating quotient.
+fn spec_floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && a < 0 { q - 1 } else { q }
+}
+
+/// A candidate as the test sees it: its name and its three fields.
 #[derive(Clone, Debug)]
 struct Candidate {
     name: String,
-    name_words: BTreeSet<String>,
-    text_words: BTreeSet<String>,
+    name_words: Vec<String>,
+    text_words: Vec<String>,
+    param_words: Vec<String>,
 }
 
 impl Candidate {
-    fn new(name: &str, text: &str) -> Candidate {
+    fn new(name: &str, text: &str, schema: Option<&serde_json::Value>) -> Candidate {
+        let mut param_words = Vec::new();
+        if let Some(properties) = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.as_object())
+        {
+            for (key, value) in properties {
+                param_words.extend(spec_word_list(key));
+                if let Some(d) = value.get("description").and_then(|d| d.as_str()) {
+                    param_words.extend(spec_word_list(d));
+                }
+            }
+        }
         Candidate {
             name: name.to_string(),
-            name_words: spec_words(name),
-            text_words: spec_words(text),
+            name_words: spec_word_list(name),
+            text_words: spec_word_list(text),
+            param_words,
         }
     }
 
-    fn holds(&self, word: &str) -> bool {
-        self.name_words.contains(word) || self.text_words.contains(word)
+    fn stems(words: &[String]) -> BTreeSet<String> {
+        words.iter().map(|w| stem(w).into_owned()).collect()
+    }
+
+    /// Name, text and params, stopwords out, every occurrence kept.
+    fn vector_words(&self) -> Vec<String> {
+        let stop = spec_stopwords();
+        (self
+            .name_words
+            .iter()
+            .chain(&self.text_words)
+            .chain(&self.param_words))
+        .filter(|w| !stop.contains(w.as_str()))
+        .cloned()
+        .collect()
     }
 }
 
-/// The query words: distinct, not stopwords, held by some candidate.
-fn query_words(query: &str, candidates: &[Candidate]) -> Vec<String> {
-    let stop = spec_stopwords();
-    spec_words(query.trim())
-        .into_iter()
-        .filter(|w| !stop.contains(w.as_str()) && candidates.iter().any(|c| c.holds(w)))
-        .collect()
-}
-
-/// The weight as the least `w` with `(N+1)² < 2^w · df²`, found by
-/// counting up rather than by a bit length.
+/// The weight as the least `w` with `(N+1)² < 2^w · df²` (df ≥ 1), or
+/// `(N+1)² < 2^w` (df = 0), found by counting up rather than by a bit
+/// length.
 fn spec_weight(n: u128, df: u128) -> u32 {
     let top = (n + 1) * (n + 1);
+    let below = if df == 0 { 1 } else { df * df };
     let mut w = 1;
-    while (1u128 << w) * df * df <= top {
+    while (1u128 << w) * below <= top {
         w += 1;
     }
     w
 }
 
-/// SPEC §5's ranking: names, best first, at most 8.
-fn spec_ranking(query: &str, candidates: &[Candidate]) -> Vec<String> {
+/// The vector of a list of words: Σ weight(dfv(w)) · Σ rows of pieces(w).
+fn spec_vector(words: &[String], dfv: &dyn Fn(&str) -> u128, n: u128) -> Vec<i64> {
+    let (_, rows) = spec_vocabulary();
+    let mut v = vec![0i64; 128];
+    for w in words {
+        let weight = i64::from(spec_weight(n, dfv(w)));
+        for p in spec_pieces(w) {
+            for (x, r) in v.iter_mut().zip(rows[p].iter()) {
+                *x += weight * r;
+            }
+        }
+    }
+    v
+}
+
+fn spec_dot(a: &[i64], b: &[i64]) -> i128 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| i128::from(*x) * i128::from(*y))
+        .sum()
+}
+
+/// SPEC §5's scores, by candidate.
+fn spec_scores(query: &str, candidates: &[Candidate]) -> Vec<i128> {
     let n = candidates.len() as u128;
-    let words = query_words(query, candidates);
-    let mut scored: Vec<(u64, &str)> = candidates
+    let stop = spec_stopwords();
+    let mut q: Vec<String> = Vec::new();
+    for w in spec_word_list(query.trim()) {
+        if !stop.contains(w.as_str()) && !q.contains(&w) {
+            q.push(w);
+        }
+    }
+    let fields: Vec<[BTreeSet<String>; 3]> = candidates
         .iter()
         .map(|c| {
-            let score = words
-                .iter()
-                .map(|w| {
-                    let df = candidates.iter().filter(|d| d.holds(w)).count() as u128;
-                    let hit = 3 * u64::from(c.name_words.contains(w))
-                        + u64::from(c.text_words.contains(w));
-                    u64::from(spec_weight(n, df)) * hit
-                })
-                .sum();
-            (score, c.name.as_str())
+            [
+                Candidate::stems(&c.name_words),
+                Candidate::stems(&c.text_words),
+                Candidate::stems(&c.param_words),
+            ]
         })
+        .collect();
+    let df = |t: &str| {
+        fields
+            .iter()
+            .filter(|f| f.iter().any(|s| s.contains(t)))
+            .count() as u128
+    };
+    let query_stems: BTreeSet<String> = q
+        .iter()
+        .map(|w| stem(w).into_owned())
+        .filter(|t| df(t) > 0)
+        .collect();
+    let lex: Vec<u128> = fields
+        .iter()
+        .map(|[name, text, params]| {
+            query_stems
+                .iter()
+                .map(|t| {
+                    let hit = 3 * u128::from(name.contains(t))
+                        + u128::from(text.contains(t))
+                        + u128::from(params.contains(t));
+                    u128::from(spec_weight(n, df(t))) * hit
+                })
+                .sum()
+        })
+        .collect();
+    let vector_words: Vec<Vec<String>> = candidates.iter().map(Candidate::vector_words).collect();
+    let dfv = |w: &str| {
+        vector_words
+            .iter()
+            .filter(|ws| ws.iter().any(|x| x == w))
+            .count() as u128
+    };
+    let vq = spec_vector(&q, &dfv, n);
+    let nq = spec_isqrt(spec_dot(&vq, &vq) as u128) as i128;
+    let l = lex.iter().copied().max().unwrap_or(0);
+    (lex.iter().zip(&vector_words))
+        .map(|(&lex, words)| {
+            let vc = spec_vector(words, &dfv, n);
+            let nc = spec_isqrt(spec_dot(&vc, &vc) as u128) as i128;
+            let cos = if nq > 0 && nc > 0 {
+                spec_floor(1024 * spec_dot(&vq, &vc), nq * nc)
+            } else {
+                0
+            };
+            let keyword = (1024 * lex).checked_div(l).unwrap_or(0) as i128;
+            keyword + 2 * cos
+        })
+        .collect()
+}
+
+/// SPEC §5's ranking: names, best first, at most 8.
+fn spec_ranking(query: &str, candidates: &[Candidate]) -> Vec<String> {
+    let scores = spec_scores(query, candidates);
+    let mut scored: Vec<(i128, &str)> = (scores.into_iter().zip(candidates))
+        .map(|(score, c)| (score, c.name.as_str()))
         .filter(|(score, _)| *score > 0)
         .collect();
     scored.sort_by(|a, b| {
@@ -190,13 +376,50 @@ const VOCABULARY: &[&str] = &[
     "api",
     "Ünïcode",
     "ÜNÏCODE",
+    // Stems, other words for the same thing, a word with no vector (an
+    // unmatched character), a word past 100 characters.
+    "organizing",
+    "organize",
+    "added",
+    "add",
+    "altitude",
+    "elevation",
+    "timezone",
+    "zone",
+    "forecasts",
+    "ꙮꙮ",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 ];
 
-/// A declaration: a tool (origin, raw name, text, effect) or a skill.
+/// A declaration: a tool (origin, raw name, text, effect, params) or a
+/// skill.
 #[derive(Clone, Debug)]
 enum Decl {
-    Tool(String, String, String, &'static str),
+    Tool(String, String, String, &'static str, serde_json::Value),
     Skill(String, String),
+}
+
+/// An input schema whose properties are drawn keys, some with a drawn
+/// description, one with a description that is not a string; or no
+/// properties object at all.
+fn schema() -> impl Strategy<Value = serde_json::Value> {
+    let property = (
+        name(),
+        prop_oneof![
+            2 => text().prop_map(|d| json!({"type": "string", "description": d})),
+            1 => Just(json!({"type": "integer"})),
+            1 => Just(json!({"description": 7})),
+            1 => Just(json!(true)),
+        ],
+    );
+    prop_oneof![
+        3 => vec(property, 0..4).prop_map(|ps| {
+            let properties: serde_json::Map<String, serde_json::Value> = ps.into_iter().collect();
+            json!({"type": "object", "properties": properties})
+        }),
+        1 => Just(json!({"type": "object"})),
+        1 => Just(json!({"type": "object", "properties": []})),
+    ]
 }
 
 fn phrase(min: usize, max: usize) -> impl Strategy<Value = Vec<&'static str>> {
@@ -220,9 +443,10 @@ fn decl() -> impl Strategy<Value = Decl> {
             select(&["host", "gh", "linear"][..]),
             name(),
             text(),
-            select(&["read", "reversible", "irreversible"][..])
+            select(&["read", "reversible", "irreversible"][..]),
+            schema(),
         )
-            .prop_map(|(o, n, t, e)| Decl::Tool(o.to_string(), n, t, e)),
+            .prop_map(|(o, n, t, e, s)| Decl::Tool(o.to_string(), n, t, e, s)),
         1 => (name(), text()).prop_map(|(n, t)| Decl::Skill(n, t)),
     ]
 }
@@ -240,22 +464,31 @@ fn query() -> impl Strategy<Value = String> {
 /// defines them: offered tools (doors included) and skills.
 fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
     let mut catalog = Catalog::new();
-    let mut candidates: Vec<Candidate> = DOORS.iter().map(|(n, t)| Candidate::new(n, t)).collect();
+    let mut candidates: Vec<Candidate> = DOORS
+        .iter()
+        .map(|(n, t, keys)| {
+            let properties: serde_json::Map<String, serde_json::Value> = keys
+                .iter()
+                .map(|k| (k.to_string(), json!({"type": "object"})))
+                .collect();
+            Candidate::new(n, t, Some(&json!({ "properties": properties })))
+        })
+        .collect();
     for decl in decls {
         match decl {
-            Decl::Tool(origin, name, text, effect) => {
+            Decl::Tool(origin, name, text, effect, schema) => {
                 let decl = ToolDecl {
                     origin: origin.clone(),
                     name: name.clone(),
                     description: text.clone(),
-                    input_schema: json!({"type": "object"}).into(),
+                    input_schema: schema.clone().into(),
                     effect: Effect::from_declared(Some(effect)),
                     approval: Approval::Never,
                 };
                 if let Ok(tool) = catalog.admit_tool(&decl) {
                     // SPEC §8: a scout is offered `read` tools only here.
                     if !child || *effect == "read" {
-                        candidates.push(Candidate::new(tool.name(), text));
+                        candidates.push(Candidate::new(tool.name(), text, Some(schema)));
                     }
                 }
             }
@@ -268,7 +501,7 @@ fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
                     package: None,
                 };
                 if catalog.admit_skill(&decl).is_ok() {
-                    candidates.push(Candidate::new(name, text));
+                    candidates.push(Candidate::new(name, text, None));
                 }
             }
         }
@@ -286,11 +519,11 @@ fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
 fn listed(run: &Run, query: &str) -> Option<Vec<String>> {
     let out = run.describe(query).expect("generated queries are valid");
     let (head, rest) = out.split_once('\n').expect("one line at least");
-    if head.ends_with(", and no keyword matched") {
+    if head.ends_with(", and nothing matched") {
         assert_eq!(rest, "");
         return None;
     }
-    assert!(head.ends_with("; closest by keyword:"), "{out}");
+    assert!(head.ends_with("; closest matches:"), "{out}");
     Some(
         rest.lines()
             .map(|line| {
@@ -331,7 +564,12 @@ proptest! {
         prop_assert!(weight(n, hi) <= w, "weight rose from df {lo} to {hi}");
         if n < 1 << 20 {
             prop_assert_eq!(w, spec_weight(n as u128, lo as u128));
+            prop_assert_eq!(weight(n, 0), spec_weight(n as u128, 0));
         }
+        // df = 0 weighs (N+1)²'s bit length: at least df = 1's.
+        let zero = weight(n, 0);
+        prop_assert!((1u128 << (zero - 1)) <= top && top < (1u128 << zero));
+        prop_assert!(zero >= weight(n, 1));
     }
 
     /// SPEC §2: rendering and answers do not depend on admission order
@@ -373,36 +611,6 @@ proptest! {
         }
     }
 
-    /// Every listed hit shares a non-stop query word with its name or text
-    /// (by this file's tokenizer), and the no-match line comes exactly when
-    /// no candidate shares one.
-    #[test]
-    fn every_hit_shares_a_non_stop_query_word(
-        decls in vec(decl(), 1..24),
-        q in query(),
-        child in any::<bool>(),
-    ) {
-        let (run, candidates) = started(&decls, child);
-        prop_assume!(!is_exact(&run, &q));
-        let stop = spec_stopwords();
-        let asked: BTreeSet<String> =
-            spec_words(&q).into_iter().filter(|w| !stop.contains(w.as_str())).collect();
-        let sharing = |c: &Candidate| asked.iter().any(|w| c.holds(w));
-        match listed(&run, &q) {
-            None => prop_assert!(!candidates.iter().any(sharing), "no match for {q:?}"),
-            Some(hits) => {
-                prop_assert!(!hits.is_empty() && hits.len() <= 8);
-                for hit in &hits {
-                    let c = candidates.iter().find(|c| &c.name == hit);
-                    prop_assert!(c.is_some(), "{hit} is not a candidate of this run");
-                    prop_assert!(c.is_some_and(sharing), "{hit} shares no word of {q:?}");
-                }
-                let all = candidates.iter().filter(|c| sharing(c)).count();
-                prop_assert_eq!(hits.len(), all.min(8));
-            }
-        }
-    }
-
     /// Two candidates whose names and texts have the same words score the
     /// same: listed in name order, with only same-score candidates (so
     /// names between theirs) between them; when only one is listed, it is
@@ -421,8 +629,9 @@ proptest! {
         // `__`, so even a palindrome gets another normalization key).
         let a = name_words.join("_");
         let b = reversed.join("__");
-        let mut all = vec![Decl::Tool("twin".into(), a.clone(), text.clone(), "read")];
-        all.push(Decl::Tool("twin".into(), b.clone(), text.clone(), "read"));
+        let schema = json!({"type": "object", "properties": {"repo": {"description": text}}});
+        let mut all = vec![Decl::Tool("twin".into(), a.clone(), text.clone(), "read", schema.clone())];
+        all.push(Decl::Tool("twin".into(), b.clone(), text.clone(), "read", schema));
         all.extend(decls);
         let (run, _) = started(&all, false);
         let (a, b) = (format!("twin__{a}"), format!("twin__{b}"));
@@ -469,13 +678,12 @@ proptest! {
         prop_assert_eq!(listed(&run, &q).unwrap_or_default(), expected, "query {:?}", q);
     }
 
-    /// A run asked many keyword queries answers the first few by scan and
-    /// the rest through its inverted index (`search::SCAN_QUERIES`): every
-    /// answer, either way, is SPEC §5 read independently.
+    /// A run asked many queries answers each from what its first one
+    /// built: every answer is SPEC §5 read independently.
     #[test]
     fn every_answer_of_a_long_run_is_section_5(
         decls in vec(decl(), 1..24),
-        queries in vec(query(), SCAN_QUERIES + 1..SCAN_QUERIES + 6),
+        queries in vec(query(), 2..8),
         child in any::<bool>(),
     ) {
         let (run, candidates) = started(&decls, child);
@@ -483,6 +691,46 @@ proptest! {
             let expected = spec_ranking(q, &candidates);
             prop_assert_eq!(listed(&run, q).unwrap_or_default(), expected, "query {:?}", q);
         }
+    }
+
+    /// `pieces` is the greedy split written here, on words drawn from
+    /// vocabulary fragments, ASCII, other scripts and long runs.
+    #[test]
+    fn pieces_are_the_greedy_split(
+        parts in vec(prop_oneof![
+            select(&["un", "afford", "able", "ness", "##", "organ", "iz", "ing", "q", "x", "é", "ß", "中", "ꙮ", "7"][..]).prop_map(str::to_string),
+            "[a-z]{1,12}",
+            "[a-zà-ÿ0-9]{1,6}",
+        ], 1..12),
+        long in 0usize..3,
+    ) {
+        let mut word: String = parts.concat();
+        if long == 2 {
+            word = word.repeat(101 / word.chars().count().max(1) + 1);
+        }
+        let want: Vec<u32> = spec_pieces(&word).into_iter().map(|p| p as u32).collect();
+        prop_assert_eq!(pieces(&word), want, "{:?}", word);
+    }
+
+    /// `isqrt(x)² ≤ x < (isqrt(x)+1)²` on any u128.
+    #[test]
+    fn isqrt_is_the_largest_root(x in any::<u128>(), small in 0u128..1 << 20) {
+        for x in [x, small, x >> 64, x >> 100] {
+            let r = isqrt(x);
+            prop_assert!(r.checked_mul(r).is_some_and(|s| s <= x), "{x}: {r}");
+            prop_assert!((r + 1).checked_mul(r + 1).is_none_or(|s| x < s), "{x}: {r}");
+            prop_assert_eq!(r, spec_isqrt(x));
+        }
+    }
+
+    /// The cosine's division is the floor, also for a negative dot
+    /// product.
+    #[test]
+    fn the_division_is_floored(a in any::<i64>(), b in 1i64..i64::MAX) {
+        let (a, b) = (i128::from(a), i128::from(b));
+        let q = floor_div(a, b);
+        prop_assert!(q * b <= a && a < (q + 1) * b, "{a} / {b}: {q}");
+        prop_assert_eq!(q, spec_floor(a, b));
     }
 }
 

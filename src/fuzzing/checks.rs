@@ -285,6 +285,7 @@ fn check_model(
                 offered.push(Candidate::Tool {
                     name: name.clone(),
                     description: decl.description.clone(),
+                    schema: (*decl.input_schema).clone(),
                 });
                 if !model::RESIDENT.contains(&name.as_str()) {
                     dormant.push(Dormant::Tool {
@@ -348,7 +349,7 @@ fn check_model(
     if describes.is_empty() {
         return Ok(());
     }
-    check_describe(describes, &model::Search::new(offered, skills), tally)
+    check_describe(describes, run, &model::Search::new(offered, skills), tally)
 }
 
 /// Each keyword answer of `describe` (not an exact name, not a refusal:
@@ -356,6 +357,7 @@ fn check_model(
 /// the run's candidates.
 fn check_describe(
     describes: Vec<(usize, &str, &str)>,
+    run: &Run,
     search: &model::Search,
     tally: &mut Tally,
 ) -> Result<(), Finding> {
@@ -363,6 +365,21 @@ fn check_describe(
         let Some(expected) = search.describe(query) else {
             continue;
         };
+        // Every candidate's score, not only the listed ones: a rule that
+        // moves a score without moving the first 8 shows here.
+        let scores = run.ranked_scores(query);
+        let want = search.named_scores(query.trim());
+        let differs = (scores.iter().zip(&want)).find(|((n, s), (m, t))| n != m || s != t);
+        if scores.len() != want.len() || differs.is_some() {
+            return Err(finding(
+                "describe",
+                format!(
+                    "line {line}: describe {query:?} scores {:?}; SPEC §5 gives {:?}",
+                    differs.map(|(a, _)| a),
+                    differs.map(|(_, b)| b)
+                ),
+            ));
+        }
         if answered != expected {
             return Err(finding(
                 "describe",

@@ -9,14 +9,20 @@
 //! `pack` is the Lean definition transcribed clause for clause, recursive,
 //! over the byte strings of the lines rather than their lengths.
 //! `indexBytes` is the Lean formula over what `pack` returns. The ranking
-//! tokenizes into sets of words and scores every candidate against every
-//! query word by the formulas of §5, where the library keeps postings and
-//! scores only the candidates a word nominates. Where the library and this
+//! (contract 3) tokenizes into lists of words and scores every candidate
+//! against every query stem and by its vector, recomputed from the words
+//! for each query by the formulas of §5, where the library builds postings
+//! and vectors once; the WordPiece split tries every end over a map of the
+//! vocabulary read from the data, with no bound on an entry's length. Only
+//! `stem` is the library's (`crate::stem`, pinned line by line by
+//! `contract3/stems.tsv`). Where the library and this
 //! model disagree, one of them misreads the spec, and the fuzzer reports the
 //! session, shrunk.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
+use std::sync::OnceLock;
+
+use serde_json::Value;
 
 use crate::declaration::{Approval, Effect};
 use crate::mode::Profile;
@@ -280,17 +286,20 @@ pub fn offered(profile: Option<Profile>, effect: Effect, approval: Approval) -> 
     approval == Approval::Never && effect_ok
 }
 
-/// SPEC §1: the two doors, `describe` and `call`, with their descriptions.
-/// Every run holds them and is offered them (§8), so they are candidates of
-/// every keyword search (§5).
-pub const DOORS: [(&str, &str); 2] = [
+/// SPEC §1: the two doors, `describe` and `call`, with their descriptions
+/// and their input schemas' property keys (none has a description). Every
+/// run holds them and is offered them (§8), so they are candidates of every
+/// search (§5).
+pub const DOORS: [(&str, &str, &[&str]); 2] = [
     (
         "describe",
         "Find a capability by exact name for its full guide, or by keywords for a ranked list.",
+        &["name"],
     ),
     (
         "call",
         "Run a dormant tool by name; its args are checked against that tool's input schema first.",
+        &["args", "name"],
     ),
 ];
 
@@ -318,8 +327,13 @@ pub const QUERY_MAX: usize = 256;
 ///    ASCII uppercase letter right after it;
 /// 3. each piece lowercased char by char with `char::to_lowercase`.
 pub fn words(s: &str) -> BTreeSet<String> {
+    word_list(s).into_iter().collect()
+}
+
+/// SPEC §5 `words(s)` as a list: every occurrence, in order.
+pub fn word_list(s: &str) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
-    let mut words = BTreeSet::new();
+    let mut words = Vec::new();
     let mut at = 0;
     while at < chars.len() {
         if !chars[at].is_alphanumeric() {
@@ -339,11 +353,11 @@ pub fn words(s: &str) -> BTreeSet<String> {
             if (before.is_ascii_lowercase() || before.is_ascii_digit())
                 && run[k].is_ascii_uppercase()
             {
-                words.insert(lowercased(&run[piece..k]));
+                words.push(lowercased(&run[piece..k]));
                 piece = k;
             }
         }
-        words.insert(lowercased(&run[piece..]));
+        words.push(lowercased(&run[piece..]));
         at = end;
     }
     words
@@ -354,12 +368,17 @@ fn lowercased(chars: &[char]) -> String {
     chars.iter().flat_map(|c| c.to_lowercase()).collect()
 }
 
-/// SPEC §5 `weight(w)` for `n` candidates and `df(w)` = `df` ≥ 1: the
-/// number of binary digits of `⌊(n+1)² / df²⌋`, in `u128`.
+/// SPEC §5 `weight(df)` for `n` candidates: the number of binary digits
+/// of `⌊(n+1)² / df²⌋` when `df ≥ 1`, of `(n+1)²` when `df = 0`, in `u128`.
 pub fn weight(n: usize, df: usize) -> u32 {
     let above = n as u128 + 1;
     let df = df as u128;
-    let mut quotient = above.saturating_mul(above) / df.saturating_mul(df).max(1);
+    let squared = above.saturating_mul(above);
+    let mut quotient = if df == 0 {
+        squared
+    } else {
+        squared / df.saturating_mul(df)
+    };
     let mut digits = 0;
     while quotient > 0 {
         quotient /= 2;
@@ -368,16 +387,18 @@ pub fn weight(n: usize, df: usize) -> u32 {
     digits
 }
 
-/// A candidate of SPEC §5's keyword search: a tool the run is offered
-/// (resident or dormant, the doors included) or a skill.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A candidate of SPEC §5's search: a tool the run is offered (resident
+/// or dormant, the doors included) or a skill.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Candidate {
-    /// A tool: its minted name and its description.
+    /// A tool: its minted name, its description and its input schema.
     Tool {
         /// The minted name.
         name: String,
         /// The description.
         description: String,
+        /// The input schema (its top-level properties are the params).
+        schema: Value,
     },
     /// A skill: its name and its disclosure.
     Skill {
@@ -404,11 +425,30 @@ impl Candidate {
         }
     }
 
-    /// Its line in a keyword answer: `- <name>: <hint>\n` or
+    /// SPEC §5's params: each key of the schema's `properties` (an object),
+    /// then the key's string `description`, as words; none for a skill.
+    pub fn params(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Candidate::Tool { schema, .. } = self
+            && let Some(Value::Object(properties)) = schema.get("properties")
+        {
+            for (key, value) in properties {
+                out.extend(word_list(key));
+                if let Some(Value::String(d)) = value.get("description") {
+                    out.extend(word_list(d));
+                }
+            }
+        }
+        out
+    }
+
+    /// Its line in a ranked answer: `- <name>: <hint>\n` or
     /// `- skill <name>: <hint>\n`, the hint as [`hint`] computes it.
     pub fn hit(&self) -> String {
         match self {
-            Candidate::Tool { name, description } => format!("- {name}: {}\n", hint(description)),
+            Candidate::Tool {
+                name, description, ..
+            } => format!("- {name}: {}\n", hint(description)),
             Candidate::Skill { name, disclosure } => {
                 format!("- skill {name}: {}\n", hint(disclosure))
             }
@@ -416,61 +456,117 @@ impl Candidate {
     }
 }
 
-/// The keyword search of one run (SPEC §5): its candidates, each with the
-/// words of its name and of its text.
+/// The vocabulary, entry → its first line, read from the contract's data;
+/// and the rows, as i64.
+fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) {
+    type Data = (BTreeMap<String, usize>, Vec<Vec<i64>>);
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let text = String::from_utf8_lossy(crate::contract3::WORDPIECE);
+        let mut entries = BTreeMap::new();
+        for (line, entry) in text.lines().enumerate() {
+            entries.entry(entry.to_string()).or_insert(line);
+        }
+        let rows = (crate::contract3::VECTORS.chunks(128))
+            .map(|row| row.iter().map(|b| i64::from(*b as i8)).collect())
+            .collect();
+        (entries, rows)
+    })
+}
+
+/// SPEC §5 `pieces(w)`: from each position, the longest piece that is an
+/// entry (`##`-prefixed after the first), trying every end; empty on a
+/// position with no match or past 100 characters.
+pub fn pieces(word: &str) -> Vec<usize> {
+    let (entries, _) = vocabulary();
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() > 100 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < chars.len() {
+        let hit = (from + 1..=chars.len()).rev().find_map(|end| {
+            let piece: String = chars[from..end].iter().collect();
+            let key = if from == 0 {
+                piece
+            } else {
+                format!("##{piece}")
+            };
+            entries.get(&key).map(|line| (end, *line))
+        });
+        let Some((end, line)) = hit else {
+            return Vec::new();
+        };
+        out.push(line);
+        from = end;
+    }
+    out
+}
+
+/// The integer square root, by Newton's method from above.
+fn root(x: u128) -> u128 {
+    if x < 2 {
+        return x;
+    }
+    // x/2 + 1 is at least √x; each step keeps r ≥ ⌊√x⌋ until it stops.
+    let mut r = x / 2 + 1;
+    let mut next = (r + x / r) / 2;
+    while next < r {
+        r = next;
+        next = (r + x / r) / 2;
+    }
+    r
+}
+
+/// `⌊a / b⌋`, `b > 0`.
+fn floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && a < 0 { q - 1 } else { q }
+}
+
+/// The search of one run (SPEC §5): its candidates.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// Each candidate with the words of its name and of its text.
-    candidates: Vec<(BTreeSet<String>, Rc<BTreeSet<String>>, Candidate)>,
+    candidates: Vec<Candidate>,
 }
 
 impl Search {
     /// The search over `tools` (the tools the run is offered, the doors
     /// left out: they are added here) and `skills`.
     pub fn new(tools: Vec<Candidate>, skills: Vec<Candidate>) -> Search {
-        let doors = DOORS.iter().map(|(name, description)| Candidate::Tool {
+        let doors = DOORS.iter().map(|(name, description, keys)| Candidate::Tool {
             name: name.to_string(),
             description: description.to_string(),
+            schema: serde_json::json!({
+                "properties": keys.iter().map(|k| (k.to_string(), serde_json::json!({}))).collect::<serde_json::Map<_, _>>()
+            }),
         });
-        // A bulk declaration gives many tools one description: its words
-        // are worked out once.
-        let mut texts: BTreeMap<String, Rc<BTreeSet<String>>> = BTreeMap::new();
-        let candidates = doors
-            .chain(tools)
-            .chain(skills)
-            .map(|c| {
-                let text = Rc::clone(
-                    texts
-                        .entry(c.text().to_string())
-                        .or_insert_with(|| Rc::new(words(c.text()))),
-                );
-                (words(c.name()), text, c)
-            })
-            .collect();
-        Search { candidates }
+        Search {
+            candidates: doors.chain(tools).chain(skills).collect(),
+        }
     }
 
     /// SPEC §5's answer to the `describe` query `query`, as given, when it
-    /// is a keyword query: valid, and once trimmed not the name of a
-    /// candidate (an exact name gets the full guide instead). `None` for a
-    /// refused query and for an exact name: this model does not write
-    /// those.
+    /// is ranked: valid, and once trimmed not the name of a candidate (an
+    /// exact name gets the full guide instead). `None` for a refused query
+    /// and for an exact name: this model does not write those.
     pub fn describe(&self, query: &str) -> Option<String> {
         let control = |c: char| u32::from(c) < 0x20 || u32::from(c) == 0x7f;
         if query.trim().is_empty() || query.len() > QUERY_MAX || query.chars().any(control) {
             return None;
         }
         let query = query.trim();
-        if self.candidates.iter().any(|(_, _, c)| c.name() == query) {
+        if self.candidates.iter().any(|c| c.name() == query) {
             return None;
         }
         let hits = self.rank(query);
         if hits.is_empty() {
             return Some(format!(
-                "no capability is named \"{query}\", and no keyword matched\n"
+                "no capability is named \"{query}\", and nothing matched\n"
             ));
         }
-        let mut out = format!("no capability is named \"{query}\"; closest by keyword:\n");
+        let mut out = format!("no capability is named \"{query}\"; closest matches:\n");
         for candidate in hits {
             out.push_str(&candidate.hit());
         }
@@ -481,34 +577,114 @@ impl Search {
     /// score above 0, by score descending, then name in byte order; the
     /// first [`HITS`].
     pub fn rank(&self, query: &str) -> Vec<&Candidate> {
-        let n = self.candidates.len();
-        let query_words: Vec<(String, usize)> = words(query)
-            .into_iter()
-            .filter(|w| !STOPWORDS.contains(&w.as_str()))
-            .map(|w| {
-                let df = (self.candidates.iter())
-                    .filter(|(name, text, _)| name.contains(&w) || text.contains(&w))
-                    .count();
-                (w, df)
-            })
-            .filter(|(_, df)| *df > 0)
+        let mut scored: Vec<(i128, &Candidate)> = (self.scores(query).into_iter())
+            .zip(&self.candidates)
+            .filter(|(score, _)| *score > 0)
             .collect();
-        let mut scored: Vec<(u128, &Candidate)> = Vec::new();
-        for (name, text, candidate) in &self.candidates {
-            let mut score: u128 = 0;
-            for (w, df) in &query_words {
-                let hit = 3 * u128::from(name.contains(w)) + u128::from(text.contains(w));
-                score += u128::from(weight(n, *df)) * hit;
-            }
-            if score > 0 {
-                scored.push((score, candidate));
-            }
-        }
         scored.sort_by(|(a, x), (b, y)| {
             b.cmp(a)
                 .then_with(|| x.name().as_bytes().cmp(y.name().as_bytes()))
         });
         scored.into_iter().take(HITS).map(|(_, c)| c).collect()
+    }
+
+    /// Every candidate's name and SPEC §5 `score(c)` for the trimmed
+    /// `query`, by name in byte order.
+    pub fn named_scores(&self, query: &str) -> Vec<(String, i128)> {
+        let mut named: Vec<(String, i128)> = (self.candidates.iter())
+            .map(|c| c.name().to_string())
+            .zip(self.scores(query))
+            .collect();
+        named.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        named
+    }
+
+    /// Every candidate's SPEC §5 `score(c)`, in candidate order.
+    fn scores(&self, query: &str) -> Vec<i128> {
+        let n = self.candidates.len();
+        let stop = |w: &String| STOPWORDS.contains(&w.as_str());
+        let stems = |ws: &[String]| -> BTreeSet<String> {
+            ws.iter()
+                .map(|w| crate::stem::stem(w).into_owned())
+                .collect()
+        };
+        // Each candidate's fields (name, text, params) as stems, and its
+        // vector words.
+        let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = (self.candidates.iter())
+            .map(|c| {
+                let (name, text, params) = (word_list(c.name()), word_list(c.text()), c.params());
+                let vector_words = (name.iter().chain(&text).chain(&params))
+                    .filter(|w| !stop(w))
+                    .cloned()
+                    .collect();
+                ([stems(&name), stems(&text), stems(&params)], vector_words)
+            })
+            .collect();
+        let df = |t: &String| {
+            fields
+                .iter()
+                .filter(|(f, _)| f.iter().any(|s| s.contains(t)))
+                .count()
+        };
+        let dfv = |w: &String| fields.iter().filter(|(_, v)| v.contains(w)).count();
+        let mut q: Vec<String> = Vec::new();
+        for w in word_list(query) {
+            if !stop(&w) && !q.contains(&w) {
+                q.push(w);
+            }
+        }
+        let query_stems: BTreeSet<String> = (q.iter())
+            .map(|w| crate::stem::stem(w).into_owned())
+            .filter(|t| df(t) > 0)
+            .collect();
+        let (_, rows) = vocabulary();
+        let vector = |ws: &[String]| -> Vec<i64> {
+            let mut v = vec![0i64; 128];
+            for w in ws {
+                let weight = i64::from(weight(n, dfv(w)));
+                for p in pieces(w) {
+                    for (x, r) in v.iter_mut().zip(&rows[p]) {
+                        *x += weight * r;
+                    }
+                }
+            }
+            v
+        };
+        let dot = |a: &[i64], b: &[i64]| -> i128 {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| i128::from(*x) * i128::from(*y))
+                .sum()
+        };
+        let vq = vector(&q);
+        let nq = root(dot(&vq, &vq) as u128) as i128;
+        let lex: Vec<u128> = (fields.iter())
+            .map(|([name, text, params], _)| {
+                (query_stems.iter())
+                    .map(|t| {
+                        let hit = 3 * u128::from(name.contains(t))
+                            + u128::from(text.contains(t))
+                            + u128::from(params.contains(t));
+                        u128::from(weight(n, df(t))) * hit
+                    })
+                    .sum()
+            })
+            .collect();
+        let most = lex.iter().copied().max().unwrap_or(0);
+        let mut scores = Vec::with_capacity(n);
+        for (lex, (_, words)) in lex.iter().zip(&fields) {
+            let vc = vector(words);
+            let nc = root(dot(&vc, &vc) as u128) as i128;
+            let cos = if nq > 0 && nc > 0 {
+                floor(1024 * dot(&vq, &vc), nq * nc)
+            } else {
+                0
+            };
+            // 0 when L = 0.
+            let keyword = (1024 * lex).checked_div(most).unwrap_or(0) as i128;
+            scores.push(keyword + 2 * cos);
+        }
+        scores
     }
 }
 
@@ -630,17 +806,26 @@ mod tests {
         assert_eq!(STOPWORDS, crate::search::STOPWORDS);
     }
 
-    /// A run of the two doors, two tools and a skill: N = 5, so
-    /// (N+1)² = 36. Counted by hand from SPEC §5.
+    /// A run of the two doors, two tools and a skill: N = 5.
     fn search() -> Search {
-        let tool = |name: &str, description: &str| Candidate::Tool {
+        let tool = |name: &str, description: &str, schema: Value| Candidate::Tool {
             name: name.into(),
             description: description.into(),
+            schema,
         };
         Search::new(
             vec![
-                tool("send_mail", "Sends a file by mail. Then more."),
-                tool("read_file", "Reads a file."),
+                tool(
+                    "send_mail",
+                    "Sends a file by mail. Then more.",
+                    serde_json::json!({}),
+                ),
+                tool(
+                    "read_file",
+                    "Reads a file.",
+                    serde_json::json!({"properties": {"path": {"description": "Where it lives"}}}),
+                ),
+                tool("organize_files", "Sort things.", serde_json::json!({})),
             ],
             vec![Candidate::Skill {
                 name: "mailer".into(),
@@ -649,38 +834,63 @@ mod tests {
         )
     }
 
-    #[test]
-    fn rare_words_weigh_more_and_ties_go_by_name() {
-        // `the` is a stopword. df(mail) = 2 (send_mail, mailer) and
-        // df(file) = 2 (send_mail, read_file): both weigh ⌊36/4⌋ = 9 → 4.
-        // send_mail 4·(3+1) + 4·1 = 20; read_file 4·(3+1) = 16; mailer 4·1.
-        assert_eq!(
-            search().describe(" the Mail file ").as_deref(),
-            Some(
-                "no capability is named \"the Mail file\"; closest by keyword:\n- send_mail: Sends a file by mail.\n- read_file: Reads a file.\n- skill mailer: Mail helper.\n"
-            )
-        );
-        let names = |query: &str| {
-            let search = search();
-            search
-                .rank(query)
-                .into_iter()
-                .map(|c| c.name().to_string())
-                .collect::<Vec<_>>()
-        };
-        // df(read) = 1 (read_file's name; its text has `reads`) and
-        // df(tool) = 1 (call's text, `tool's`): both weigh ⌊36/1⌋ → 6.
-        // read_file 6·3 = 18; call 6·1 = 6.
-        assert_eq!(names("read tool"), ["read_file", "call"]);
-        // df(name) = 2 (the texts of both doors): 4 each, so by name.
-        assert_eq!(names("name"), ["call", "describe"]);
-        assert_eq!(names("by"), Vec::<String>::new());
+    fn names(query: &str) -> Vec<String> {
+        let search = search();
+        (search.rank(query).into_iter())
+            .map(|c| c.name().to_string())
+            .collect()
     }
 
     #[test]
-    fn only_a_valid_query_that_names_nothing_gets_a_keyword_answer() {
+    fn stems_and_params_are_matched() {
+        // `organizing` shares only its stem `organiz` with organize_files's
+        // name (lex 3·weight, the only lex: 1024 after the fusion).
+        assert_eq!(
+            names("organizing").first().map(String::as_str),
+            Some("organize_files")
+        );
+        // `lives` only in read_file's params.
+        assert_eq!(
+            names("lives").first().map(String::as_str),
+            Some("read_file")
+        );
+        assert!(names("by").is_empty());
+    }
+
+    #[test]
+    fn params_are_keys_then_string_descriptions() {
+        let tool = Candidate::Tool {
+            name: "t".into(),
+            description: String::new(),
+            schema: serde_json::json!({"properties": {"repoName": {"description": "The repo"}, "n": {"description": 3}, "m": true}}),
+        };
+        // serde_json's map is ordered by key here; order changes no result.
+        assert_eq!(tool.params(), ["m", "n", "repo", "name", "the", "repo"]);
+        let skill = Candidate::Skill {
+            name: "s".into(),
+            disclosure: "d".into(),
+        };
+        assert!(skill.params().is_empty());
+    }
+
+    #[test]
+    fn root_and_floor_are_exact() {
+        for x in [0u128, 1, 2, 3, 4, 15, 16, 17, u128::MAX] {
+            let r = root(x);
+            assert!(
+                r * r <= x && (r + 1).checked_mul(r + 1).is_none_or(|s| x < s),
+                "{x}"
+            );
+        }
+        assert_eq!(floor(-1, 1024), -1);
+        assert_eq!(floor(-2048, 1024), -2);
+        assert_eq!(floor(5, 2), 2);
+    }
+
+    #[test]
+    fn only_a_valid_query_that_names_nothing_gets_a_ranked_answer() {
         let search = search();
-        for not_keywords in [
+        for not_ranked in [
             "",
             " \u{3000}",
             "call",
@@ -689,20 +899,15 @@ mod tests {
             "a\tb",
             "x\u{7f}",
         ] {
-            assert_eq!(search.describe(not_keywords), None, "{not_keywords:?}");
+            assert_eq!(search.describe(not_ranked), None, "{not_ranked:?}");
         }
         assert_eq!(search.describe(&"z".repeat(257)), None);
         assert!(search.describe(&"z".repeat(256)).is_some());
-        // Case matters for exact names; only stopwords or unknown words
-        // match nothing.
-        for nothing in ["the of a", "zebra", "Mailer2"] {
-            assert_eq!(
-                search.describe(nothing),
-                Some(format!(
-                    "no capability is named \"{nothing}\", and no keyword matched\n"
-                ))
-            );
-        }
+        // Only stopwords: no stem, no vector word, nothing matches.
+        assert_eq!(
+            search.describe("the of a"),
+            Some("no capability is named \"the of a\", and nothing matched\n".to_string())
+        );
         assert!(
             search
                 .describe("Mailer")

@@ -12,8 +12,30 @@ pub(super) const PIECES: &[&str] = &[
 
 /// Words for sentences and keyword queries: some match names, some do not.
 pub(super) const WORDS: &[&str] = &[
-    "read", "file", "search", "issue", "create", "github", "list", "the", "a", "of", "Résumé",
-    "中文", "delete", "plan", "send", "mail", "ping", "status", "Search", "x",
+    "read",
+    "file",
+    "search",
+    "issue",
+    "create",
+    "github",
+    "list",
+    "the",
+    "a",
+    "of",
+    "Résumé",
+    "中文",
+    "delete",
+    "plan",
+    "send",
+    "mail",
+    "ping",
+    "status",
+    "Search",
+    "x",
+    "searching",
+    "files",
+    "created",
+    "sends",
 ];
 
 /// Text that trims to nothing (Unicode `White_Space`, as `str::trim` sees it).

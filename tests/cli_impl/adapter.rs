@@ -5,7 +5,7 @@
 //! with [`ENV`] set, so it needs nothing installed and is never shipped.
 //!
 //! `ADAPTER BEHAVIOUR [CASE]`: the behaviour applies to CASE only (to every
-//! case for `skip-all`, to the hello for `contract1`; `crash-for-good`
+//! case for `skip-all`, to the hello for `contract1` and `contract2`; `crash-for-good`
 //! crashes on CASE and then refuses every restart; `strict` answers CASE
 //! wrongly and every case only after [`STRICT_WAIT`], and exits 3 if the
 //! harness sent anything more meanwhile: one run in flight). Every message
@@ -82,7 +82,11 @@ pub fn main(args: &[String]) -> ! {
                     eprintln!("adapter: refusing to start again");
                     std::process::exit(7);
                 }
-                let contract = if behaviour == "contract1" { 1 } else { 2 };
+                let contract = match behaviour {
+                    "contract1" => 1,
+                    "contract2" => 2,
+                    _ => u64::from(disclose::CONTRACT_VERSION),
+                };
                 say(
                     &json!({"implementation": {"name": "adapter", "version": "0.0.1", "language": "rust"}, "contract": [contract]}),
                     "hello_reply.schema.json",

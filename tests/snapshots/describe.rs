@@ -116,21 +116,30 @@ fn keyword_ranking_with_ties_broken_by_name_in_byte_order() {
     // case-insensitive order would put `issue-triage` (`-` 0x2d) before
     // `issue_log` (`_` 0x5f). Tools and skills sort together, by name.
     // `Read` is not an exact name (`read` is not admitted here either).
+    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
+    // above, now over stems) with 2 × the cosine of the word vectors, so the
+    // order below is the fused one and the doors can be listed by their
+    // vectors; tests/ranking.rs holds the ranking to an independent model.
     let ops = [describe("create issue"), describe("Issue")];
     insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &ops), @r#"
-    >>> describe "create issue" (268 bytes)
-    no capability is named "create issue"; closest by keyword:
-    - github__create_issue: Open an issue on GitHub.
+    >>> describe "create issue" (447 bytes)
+    no capability is named "create issue"; closest matches:
     - gitlab__create_issue: Open an issue on GitLab.
-    - Issue_log: Keep a log.
+    - github__create_issue: Open an issue on GitHub.
     - skill issue-triage: Sort new issues by label.
+    - Issue_log: Keep a log.
+    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
     - jira__create_ticket: Open a ticket.
-    >>> describe "Issue" (223 bytes)
-    no capability is named "Issue"; closest by keyword:
+    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
+    >>> describe "Issue" (440 bytes)
+    no capability is named "Issue"; closest matches:
+    - skill issue-triage: Sort new issues by label.
     - github__create_issue: Open an issue on GitHub.
     - gitlab__create_issue: Open an issue on GitLab.
     - Issue_log: Keep a log.
-    - skill issue-triage: Sort new issues by label.
+    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
+    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
+    - jira__create_ticket: Open a ticket.
     "#);
 }
 
@@ -141,14 +150,20 @@ fn query_words_count_once() {
     // 7·(3+1) = 28 leads github 12 and gitlab 12, then Issue_log 9 and
     // issue-triage 9. Were `issue` counted three times, github and gitlab
     // would score 36 and lead.
+    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
+    // above, now over stems) with 2 × the cosine of the word vectors, so the
+    // order below is the fused one and the doors can be listed by their
+    // vectors; tests/ranking.rs holds the ranking to an independent model.
     insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &[describe("issue ISSUE Issue ticket")]), @r#"
-    >>> describe "issue ISSUE Issue ticket" (280 bytes)
-    no capability is named "issue ISSUE Issue ticket"; closest by keyword:
+    >>> describe "issue ISSUE Issue ticket" (459 bytes)
+    no capability is named "issue ISSUE Issue ticket"; closest matches:
     - jira__create_ticket: Open a ticket.
+    - skill issue-triage: Sort new issues by label.
+    - Issue_log: Keep a log.
     - github__create_issue: Open an issue on GitHub.
     - gitlab__create_issue: Open an issue on GitLab.
-    - Issue_log: Keep a log.
-    - skill issue-triage: Sort new issues by label.
+    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
+    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
     "#);
 }
 
@@ -158,8 +173,12 @@ fn more_than_eight_hits_keep_the_first_eight() {
     // so the scores are D22's: LOG-format 3+1 = 4, log_read 4, log_write 4;
     // grep-log 3 (`logs` is not `log`), log_rotate 3; audit, backup, compact,
     // digest, export, fsck 1 each. 11 hits: digest, export and fsck (the last
-    // three by name) are not listed. syslog__send scores 0: `syslog` is one
+    // three by name) are not listed. syslog__send has lex 0: `syslog` is one
     // word.
+    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
+    // above, now over stems) with 2 × the cosine of the word vectors, so the
+    // order below is the fused one and the doors can be listed by their
+    // vectors; tests/ranking.rs holds the ranking to an independent model.
     let decls = [
         host("log_write", "Write a log line."),
         host("log_read", "Read the log."),
@@ -176,15 +195,15 @@ fn more_than_eight_hits_keep_the_first_eight() {
     ];
     insta::assert_snapshot!(check(&decls, Mode::Chat, &[describe("log")]), @r#"
     >>> describe "log" (287 bytes)
-    no capability is named "log"; closest by keyword:
-    - skill LOG-format: How a log line looks.
-    - log_read: Read the log.
-    - log_write: Write a log line.
+    no capability is named "log"; closest matches:
     - skill grep-log: Search logs.
+    - skill LOG-format: How a log line looks.
+    - log_write: Write a log line.
+    - log_read: Read the log.
     - log_rotate: Rotate files.
     - audit: Audit the log.
-    - backup: Back up the log.
-    - compact: Compact the log.
+    - export: Export the log.
+    - syslog__send: Send to syslog.
     "#);
 }
 
@@ -195,18 +214,23 @@ fn keyword_hits_show_hints_and_include_the_doors() {
     // name. Their hints are cut: describe's description is 85 bytes,
     // cut at 77 inside `ranked`; call's is 88 bytes, cut at 77 inside
     // `schema`. Non-ASCII words lowercase by `char::to_lowercase`.
+    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
+    // above, now over stems) with 2 × the cosine of the word vectors, so the
+    // order below is the fused one and the doors can be listed by their
+    // vectors; tests/ranking.rs holds the ranking to an independent model.
     let decls = [host("resume", "Résumé de l'été.")];
     let ops = [describe("by name"), describe("ÉTÉ"), describe("zebra")];
     insta::assert_snapshot!(check(&decls, Mode::Chat, &ops), @r#"
-    >>> describe "by name" (236 bytes)
-    no capability is named "by name"; closest by keyword:
-    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
+    >>> describe "by name" (264 bytes)
+    no capability is named "by name"; closest matches:
     - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
-    >>> describe "ÉTÉ" (83 bytes)
-    no capability is named "ÉTÉ"; closest by keyword:
+    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
     - resume: Résumé de l'été.
-    >>> describe "zebra" (55 bytes)
-    no capability is named "zebra", and no keyword matched
+    >>> describe "ÉTÉ" (80 bytes)
+    no capability is named "ÉTÉ"; closest matches:
+    - resume: Résumé de l'été.
+    >>> describe "zebra" (52 bytes)
+    no capability is named "zebra", and nothing matched
     "#);
 }
 
@@ -254,9 +278,9 @@ fn query_of_256_bytes_is_accepted() {
     assert_eq!(accented.len(), 256);
     let ops = [describe(&padded), describe(&accented)];
     insta::assert_snapshot!(check(&[], Mode::Chat, &ops), @r#"
-    >>> describe " a123456789b12345678"… [256 bytes] (304 bytes)
-    no capability is named "a123456789b123456789c123456789d123456789e123456789f123456789g123456789h123456789i123456789j123456789k123456789l123456789m123456789n123456789o123456789p123456789q123456789r123456789s123456789t123456789u123456789v123456789w123456789x123456789y123456789z123", and no keyword matched
-    >>> describe "éééééééééééééééééééé"… [256 bytes] (306 bytes)
-    no capability is named "éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé", and no keyword matched
+    >>> describe " a123456789b12345678"… [256 bytes] (301 bytes)
+    no capability is named "a123456789b123456789c123456789d123456789e123456789f123456789g123456789h123456789i123456789j123456789k123456789l123456789m123456789n123456789o123456789p123456789q123456789r123456789s123456789t123456789u123456789v123456789w123456789x123456789y123456789z123", and nothing matched
+    >>> describe "éééééééééééééééééééé"… [256 bytes] (303 bytes)
+    no capability is named "éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé", and nothing matched
     "#);
 }

@@ -69,11 +69,7 @@ pub fn human(results: &Results, overall: &Summary, verdict: Option<Verdict>) -> 
                     let _ = writeln!(out, "{name}, after {}", outcome.above().join(", "));
                 }
                 None if outcome.hits.is_empty() => {
-                    let _ = writeln!(
-                        out,
-                        "missed {}: no keyword matched",
-                        task.expect.join(" or ")
-                    );
+                    let _ = writeln!(out, "missed {}: nothing matched", task.expect.join(" or "));
                 }
                 None => {
                     let _ = writeln!(

@@ -1,0 +1,197 @@
+//! The data of contract 3 (SPEC §5, §16): the WordPiece vocabulary and the
+//! static int8 word vectors, embedded as bytes from the repository's
+//! `contract3/` (where `NOTICE` and `LICENSE-Apache-2.0` say where they come
+//! from and under what licence), and `pieces`, the WordPiece split over it.
+//!
+//! The vocabulary is read into two sorted tables the first time a word is
+//! split, once per process: every entry, and the `##` entries without
+//! their `##` (a split's later pieces), so no lookup allocates.
+
+use std::sync::OnceLock;
+
+/// `contract3/wordpiece.txt`: 30,522 lines; line `i` (from 0) is entry `i`.
+pub const WORDPIECE: &[u8] = include_bytes!("../contract3/wordpiece.txt");
+
+/// `contract3/vectors.i8`: 30,522 × 128 signed bytes, row `i` the vector of
+/// entry `i`.
+pub const VECTORS: &[u8] = include_bytes!("../contract3/vectors.i8");
+
+/// SPEC §16: the BLAKE3 of [`WORDPIECE`] (a test checks it).
+pub const WORDPIECE_DIGEST: &str =
+    "29a772c92cf4b7bc8f4c52d801f03d36ad8528ef964f856dadc4c4e7cb14e451";
+
+/// SPEC §16: the BLAKE3 of [`VECTORS`] (a test checks it).
+pub const VECTORS_DIGEST: &str = "0f1b2364dee276c41e6c9792b398f949687b6c9e3b9bf74a66e95b3710acceac";
+
+/// The number of components of a vector.
+pub const DIMENSIONS: usize = 128;
+
+/// SPEC §5: a word of more characters than this has no pieces.
+pub const PIECES_MAX_CHARS: usize = 100;
+
+/// A word's vector or a sum of them, in signed 64-bit integers (SPEC §5).
+pub type Vector = [i64; DIMENSIONS];
+
+/// The vocabulary, sorted for lookup.
+struct Vocabulary {
+    /// Every entry and its line, by the entry's bytes.
+    whole: Vec<(&'static str, u32)>,
+    /// Every `##` entry without its `##`, and its line.
+    continuing: Vec<(&'static str, u32)>,
+    /// The most characters of an entry of `whole`, and of `continuing`:
+    /// no longer piece can match, so a split tries no longer one.
+    whole_chars: usize,
+    continuing_chars: usize,
+}
+
+fn vocabulary() -> &'static Vocabulary {
+    static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
+    VOCABULARY.get_or_init(|| {
+        let text = std::str::from_utf8(WORDPIECE).unwrap_or_default();
+        let mut whole = Vec::with_capacity(30_522);
+        let mut continuing = Vec::new();
+        for (line, entry) in (0u32..).zip(text.split('\n')) {
+            if line as usize * DIMENSIONS >= VECTORS.len() {
+                break;
+            }
+            whole.push((entry, line));
+            if let Some(rest) = entry.strip_prefix("##") {
+                continuing.push((rest, line));
+            }
+        }
+        // A repeated entry keeps its first line.
+        whole.sort_unstable();
+        whole.dedup_by(|later, first| later.0 == first.0);
+        continuing.sort_unstable();
+        continuing.dedup_by(|later, first| later.0 == first.0);
+        let most = |entries: &[(&str, u32)]| {
+            (entries.iter())
+                .map(|(e, _)| e.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        Vocabulary {
+            whole_chars: most(&whole),
+            continuing_chars: most(&continuing),
+            whole,
+            continuing,
+        }
+    })
+}
+
+fn lookup(entries: &[(&'static str, u32)], piece: &str) -> Option<u32> {
+    let at = entries.binary_search_by(|(e, _)| e.cmp(&piece)).ok()?;
+    entries.get(at).map(|(_, line)| *line)
+}
+
+/// The line of the vocabulary entry `entry`, if it is one.
+pub fn entry(entry: &str) -> Option<u32> {
+    lookup(&vocabulary().whole, entry)
+}
+
+/// SPEC §5 `pieces(w)`: the greedy longest-match-first WordPiece split of
+/// `word`, counted in characters, as vocabulary lines; empty when some
+/// position has no match or `word` has more than 100 characters.
+///
+/// Linear in the word: a position tries at most as many ends as the
+/// longest entry has characters.
+pub fn pieces(word: &str) -> Vec<u32> {
+    let vocabulary = vocabulary();
+    // Where each character starts, and the end.
+    let bounds: Vec<usize> = (word.char_indices().map(|(at, _)| at))
+        .chain([word.len()])
+        .take(PIECES_MAX_CHARS + 2)
+        .collect();
+    let chars = bounds.len() - 1;
+    if chars == 0 || chars > PIECES_MAX_CHARS {
+        return Vec::new();
+    }
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    while from < chars {
+        let (entries, most) = if from == 0 {
+            (&vocabulary.whole, vocabulary.whole_chars)
+        } else {
+            (&vocabulary.continuing, vocabulary.continuing_chars)
+        };
+        let found = (from + 1..=chars.min(from + most)).rev().find_map(|end| {
+            let piece = word.get(bounds[from]..bounds[end])?;
+            Some((end, lookup(entries, piece)?))
+        });
+        let Some((end, line)) = found else {
+            return Vec::new();
+        };
+        pieces.push(line);
+        from = end;
+    }
+    pieces
+}
+
+/// Row `line` of [`VECTORS`] (zeros past the end, which no line reaches).
+pub fn row(line: u32) -> [i8; DIMENSIONS] {
+    let mut out = [0; DIMENSIONS];
+    let start = line as usize * DIMENSIONS;
+    if let Some(bytes) = VECTORS.get(start..start + DIMENSIONS) {
+        for (o, b) in out.iter_mut().zip(bytes) {
+            *o = i8::from_ne_bytes([*b]);
+        }
+    }
+    out
+}
+
+/// Adds `times` × the sum of the rows of `pieces` to `into` (wrapping, so
+/// no catalog can make it panic; SPEC §5's sums of real text stay far
+/// inside i64).
+pub fn add_rows(into: &mut Vector, pieces: &[u32], times: i64) {
+    for &line in pieces {
+        let start = line as usize * DIMENSIONS;
+        let Some(bytes) = VECTORS.get(start..start + DIMENSIONS) else {
+            continue;
+        };
+        for (o, b) in into.iter_mut().zip(bytes) {
+            *o = o.wrapping_add(times.wrapping_mul(i64::from(i8::from_ne_bytes([*b]))));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vocabulary_has_one_row_per_line() {
+        assert_eq!(VECTORS.len(), 30_522 * DIMENSIONS);
+        assert_eq!(WORDPIECE.iter().filter(|&&b| b == b'\n').count(), 30_522);
+        assert_eq!(entry("[PAD]"), Some(0));
+        assert_eq!(entry("the"), entry("the"));
+        assert!(entry("##s").is_some());
+        assert_eq!(entry(""), None);
+    }
+
+    #[test]
+    fn pieces_split_longest_first_and_fail_whole() {
+        let line = |e: &str| entry(e).unwrap_or(u32::MAX);
+        assert_eq!(pieces("weather"), [line("weather")]);
+        let lines: Vec<&str> = std::str::from_utf8(WORDPIECE)
+            .unwrap()
+            .split('\n')
+            .collect();
+        let split = pieces("unaffableness");
+        assert!(split.len() > 1);
+        let joined: String = (split.iter().enumerate())
+            .map(|(i, &l)| {
+                if i == 0 {
+                    lines[l as usize]
+                } else {
+                    &lines[l as usize][2..]
+                }
+            })
+            .collect();
+        assert_eq!(joined, "unaffableness");
+        // No entry holds `\u{1}`, so the word has no vector.
+        assert!(pieces("ab\u{1}").is_empty());
+        assert!(pieces(&"a".repeat(101)).is_empty());
+        assert!(!pieces(&"a".repeat(100)).is_empty());
+        assert!(pieces("").is_empty());
+    }
+}
