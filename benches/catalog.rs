@@ -300,5 +300,61 @@ fn p6_admission(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, p2_render, p3_describe, p4_fit, p6_admission);
+/// Q1: on a 500-tool run, the first ranked query (which builds every
+/// candidate's words, stems and vectors) and a query after it, each against
+/// admitting the same 500 tools. Every iteration salts the descriptions
+/// and schemas, so neither the schema-facts memo nor the search memo (both
+/// by content) can serve a repeat.
+fn q1_first_query(c: &mut Criterion) {
+    let decls = realistic::decls(500, 7);
+    let salt = AtomicU64::new(0);
+    let salted = || {
+        let n = salt.fetch_add(1, Ordering::Relaxed);
+        let mut decls = realistic::salted_decls(&decls, n);
+        for decl in &mut decls {
+            decl.description = format!("{} Salt {n}.", decl.description);
+        }
+        decls
+    };
+    let [first, next] = [realistic::QUERIES[0], realistic::QUERIES[1]];
+    let mut group = c.benchmark_group("Q1_first_query");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(4));
+    group.bench_function("admit", |b| {
+        b.iter_batched(
+            salted,
+            |decls| black_box(started(&decls)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("first", |b| {
+        b.iter_batched(
+            || started(&salted()),
+            |run| black_box(run.describe(first).ok()),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("next", |b| {
+        b.iter_batched(
+            || {
+                let run = started(&salted());
+                assert!(run.describe(first).is_ok());
+                run
+            },
+            |run| black_box(run.describe(next).ok()),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    p2_render,
+    p3_describe,
+    p4_fit,
+    p6_admission,
+    q1_first_query
+);
 criterion_main!(benches);
