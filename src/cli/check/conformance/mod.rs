@@ -401,8 +401,10 @@ fn prepare(file: &SessionFile, golden_dir: &Path, settings: &Settings) -> Prep {
     let lines: Vec<(usize, &str)> = text
         .split('\n')
         .enumerate()
+        // Blank as the parser counts it (SPEC §0.1's whitespace); an op is
+        // sent without the JSON whitespace around it.
+        .filter(|(_, raw)| !raw.trim().is_empty())
         .map(|(i, raw)| (i + 1, raw.trim_matches([' ', '\t', '\r'])))
-        .filter(|(_, raw)| !raw.is_empty())
         .skip(1)
         .collect();
     if !same_ops(&session, &lines) {
