@@ -132,7 +132,11 @@ pub struct JsonError {
 
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at {}:{}", self.message, self.line, self.column)
+        write!(
+            f,
+            "{} at line {} column {}",
+            self.message, self.line, self.column
+        )
     }
 }
 
@@ -304,19 +308,19 @@ mod tests {
     fn a_repeated_key_is_reported_at_itself() {
         assert_eq!(
             error(r#"{"a":1,"a":2}"#),
-            "duplicate key \"a\": a key may appear only once in an object at 1:8"
+            "duplicate key \"a\": a key may appear only once in an object at line 1 column 8"
         );
         // Deep, spaced, escaped, on a later line.
         assert_eq!(
             error("{\"x\":[{\"k\\\"\":1,\n  \"k\\\"\" : 2}]}"),
-            "duplicate key \"k\\\"\": a key may appear only once in an object at 2:3"
+            "duplicate key \"k\\\"\": a key may appear only once in an object at line 2 column 3"
         );
         // The same key in two objects is no repeat.
         assert_eq!(error(r#"[{"a":1},{"a":2}]"#), "ok [{\"a\":1},{\"a\":2}]");
         // Keys equal once unescaped are the same key.
         assert_eq!(
             error(r#"{"ab":1,"a\u0062":2}"#),
-            "duplicate key \"ab\": a key may appear only once in an object at 1:9"
+            "duplicate key \"ab\": a key may appear only once in an object at line 1 column 9"
         );
     }
 
@@ -347,18 +351,18 @@ mod tests {
     fn invisible_characters_are_named() {
         assert_eq!(
             error("\u{feff}{}"),
-            "a UTF-8 byte order mark (U+FEFF) is not JSON; save the text without it at 1:1"
+            "a UTF-8 byte order mark (U+FEFF) is not JSON; save the text without it at line 1 column 1"
         );
         assert_eq!(
             error("{\"a\":\u{a0}1}"),
-            "U+00A0 is whitespace, but not JSON whitespace: between tokens JSON allows only space, tab, line feed and carriage return at 1:6"
+            "U+00A0 is whitespace, but not JSON whitespace: between tokens JSON allows only space, tab, line feed and carriage return at line 1 column 6"
         );
         assert_eq!(
             error("[1,\u{2028}2]"),
-            "U+2028 is whitespace, but not JSON whitespace: between tokens JSON allows only space, tab, line feed and carriage return at 1:4"
+            "U+2028 is whitespace, but not JSON whitespace: between tokens JSON allows only space, tab, line feed and carriage return at line 1 column 4"
         );
         // Other errors keep serde_json's words.
-        assert_eq!(error("[1,"), "EOF while parsing a value at 1:3");
-        assert_eq!(error("[1,x]"), "expected value at 1:4");
+        assert_eq!(error("[1,"), "EOF while parsing a value at line 1 column 3");
+        assert_eq!(error("[1,x]"), "expected value at line 1 column 4");
     }
 }

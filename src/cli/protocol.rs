@@ -766,7 +766,7 @@ mod tests {
         };
         let twice = |key: &str, column: usize| {
             format!(
-                "duplicate key \"{key}\": a key may appear only once in an object at 1:{column}"
+                "duplicate key \"{key}\": a key may appear only once in an object at line 1 column {column}"
             )
         };
         assert_eq!(

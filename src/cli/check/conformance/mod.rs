@@ -45,7 +45,7 @@ use crate::cli::protocol::{self, Answer, HelloReply, Kind};
 use crate::cli::term::{Paint, Progress};
 use crate::cli::{Exit, emit};
 pub use expect::{Expect, Expectation, Expectations};
-use process::{Message, Process, Settings, Trouble, own_trouble};
+use process::{KEPT_MAX, Message, Process, Settings, Trouble, kept, own_trouble};
 use report::Report;
 
 /// The default `--timeout`.
@@ -783,11 +783,11 @@ fn answered(process: &mut Process, case: &str, flight: &InFlight, settings: &Set
             &message,
         ),
         Answer::Outputs(outputs) => Answered::Judge(outputs),
-        Answer::Skipped(why) => Answered::Settled(Outcome::Skipped(why), true),
+        Answer::Skipped(why) => Answered::Settled(Outcome::Skipped(kept(&why)), true),
         // Its stderr now, before the next case is sent.
         Answer::Errored(why) => Answered::Settled(
             Outcome::Errored(Trouble {
-                what: format!("it answered errored: {why}"),
+                what: format!("it answered errored: {}", kept(&why)),
                 offending: None,
                 stderr: process.stderr_now(),
             }),
@@ -828,6 +828,29 @@ fn judge(prepared: &Prepared, outputs: Vec<String>) -> Outcome {
         line: mismatch.block.as_ref().map(|b| b.line),
         op: mismatch.block.map(|b| b.op),
         message,
-        diff: mismatch.diff,
+        diff: kept_diff(mismatch.diff),
     }
+}
+
+/// A diff cut after its last whole line within [`KEPT_MAX`] bytes, saying
+/// how much was left out: an answer's output can be as long as a line may
+/// be, and every report keeps its diff.
+fn kept_diff(diff: String) -> String {
+    if diff.len() <= KEPT_MAX {
+        return diff;
+    }
+    let mut end = KEPT_MAX;
+    while !diff.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = diff[..end].rfind('\n').map_or(end, |at| at + 1);
+    let mut cut = diff[..end].to_string();
+    if !cut.ends_with('\n') {
+        cut.push('\n');
+    }
+    cut.push_str(&format!(
+        "… the diff is cut here: {} more bytes\n",
+        diff.len() - end
+    ));
+    cut
 }

@@ -4,9 +4,17 @@
 //! Three threads per process keep the harness from ever blocking on it: a
 //! writer (a full stdin pipe cannot hang the harness), a reader that turns
 //! stdout into lines (so an answer can be waited for with a timeout), and a
-//! collector that keeps the last lines of stderr for the report. A process
-//! that crashes, hangs or breaks the protocol is killed; the caller decides
-//! whether to start another.
+//! collector that keeps the last lines of stderr for the report. A fourth
+//! watches for the process's exit, so a crash is told as a crash even while
+//! a process it started still holds its stdout. Each implementation runs in
+//! a process group of its own, and the whole group is killed when it
+//! crashes, hangs or breaks the protocol, and at the end: no process it
+//! started outlives `check` (unless it left the group, e.g. by `setsid`).
+//! The caller decides whether to start another.
+//!
+//! Nothing it writes is kept whole: a line longer than [`LINE_MAX`] is
+//! dropped as it is read, and of bytes that break the protocol only the
+//! first [`KEPT_MAX`] are kept, for the report.
 //!
 //! Sending and receiving are two steps ([`Process::send`], then
 //! [`Process::receive`]) so the caller can work between them while the
@@ -30,6 +38,14 @@ pub const STDERR_TAIL: usize = 20;
 const STDERR_LINE_MAX: usize = 1000;
 /// A stdout line longer than this is a protocol violation, not an answer.
 pub const LINE_MAX: usize = 256 * 1024 * 1024;
+/// Of anything an implementation wrote that a report shows (bytes that
+/// break the protocol, a reason, a case id, a diff), at most this many
+/// bytes are kept, in memory and in every report (docs/decisions.md).
+pub const KEPT_MAX: usize = 8 * 1024;
+/// How long after the process exited a line it wrote before is still
+/// awaited: the reader only has to be scheduled, unless a process it
+/// started holds stdout open.
+const AFTER_EXIT: Duration = Duration::from_millis(250);
 /// How long a dying process gets to finish writing stderr, and a process
 /// that was told `bye` gets to exit before it is killed, at least.
 const GRACE: Duration = Duration::from_secs(2);
@@ -50,26 +66,66 @@ pub struct Trouble {
     /// What went wrong, in a sentence.
     pub what: String,
     /// The bytes the implementation wrote that broke the protocol, if any.
-    pub offending: Option<Vec<u8>>,
+    pub offending: Option<Offending>,
     /// The last lines of its stderr.
     pub stderr: Vec<String>,
 }
 
-/// A line read from the implementation's stdout.
+/// Bytes that broke the protocol: the first [`KEPT_MAX`] of them, and how
+/// many there were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offending {
+    /// The first bytes, at most [`KEPT_MAX`].
+    pub head: Vec<u8>,
+    /// How many bytes there were in all.
+    pub len: usize,
+}
+
+impl Offending {
+    /// The first [`KEPT_MAX`] of `bytes`, copied.
+    pub fn of(bytes: &[u8]) -> Offending {
+        Offending {
+            head: bytes[..bytes.len().min(KEPT_MAX)].to_vec(),
+            len: bytes.len(),
+        }
+    }
+}
+
+/// `text`, cut to at most [`KEPT_MAX`] bytes at a char boundary, saying
+/// how many were left out.
+pub fn kept(text: &str) -> String {
+    if text.len() <= KEPT_MAX {
+        return text.to_string();
+    }
+    let mut end = KEPT_MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes)", &text[..end], text.len() - end)
+}
+
+/// What the reader and the exit watcher tell [`Process::receive`].
 enum Line {
     /// A line, without its `\n`.
     Text(Vec<u8>),
     /// A line longer than [`LINE_MAX`]: its first bytes.
-    TooLong(Vec<u8>),
+    TooLong(Offending),
     /// stdout closed.
     End,
     /// stdout could not be read.
     Failed(String),
+    /// The process exited (it is not reaped yet, so its group can still
+    /// be killed safely).
+    Exited,
 }
 
 /// A running implementation.
 pub struct Process {
     child: Child,
+    /// Whether [`Line::Exited`] was seen.
+    exited: bool,
+    /// Whether the child's group was killed and the child reaped.
+    reaped: bool,
     to: Option<Sender<Vec<u8>>>,
     /// Each line with the moment the reader got it.
     from: Receiver<(Line, Instant)>,
@@ -89,17 +145,21 @@ impl Process {
     /// Starts `argv` with piped stdio.
     pub fn start(argv: &[String]) -> Result<Process, String> {
         let (program, args) = argv.split_first().ok_or("the command is empty")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        group::own(&mut command);
+        let mut child = command
             .spawn()
             .map_err(|e| format!("could not start \"{program}\": {e}"))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            let _ = child.kill();
+            group::kill(&mut child);
+            let _ = child.wait();
             return Err(format!("could not open the pipes of \"{program}\""));
         };
         let (to, to_rx) = mpsc::channel::<Vec<u8>>();
@@ -117,7 +177,14 @@ impl Process {
             // Dropping stdin closes the pipe: the implementation sees EOF.
         });
         let (from_tx, from) = mpsc::channel();
+        let exit_tx = from_tx.clone();
         std::thread::spawn(move || read_lines(stdout, &from_tx));
+        let pid = child.id();
+        std::thread::spawn(move || {
+            if group::exited(pid) {
+                let _ = exit_tx.send((Line::Exited, Instant::now()));
+            }
+        });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let (done_tx, stderr_done) = mpsc::channel();
         let kept = Arc::clone(&tail);
@@ -127,6 +194,8 @@ impl Process {
         });
         Ok(Process {
             child,
+            exited: false,
+            reaped: false,
             to: Some(to),
             from,
             stderr: tail,
@@ -147,8 +216,16 @@ impl Process {
         {
             return Err(self.broke(format!("its hello reply {why}"), &reply));
         }
-        protocol::hello_reply(&reply.value)
-            .map_err(|why| self.broke(format!("its hello reply is wrong: {why}"), &reply))
+        let mut hello = protocol::hello_reply(&reply.value)
+            .map_err(|why| self.broke(format!("its hello reply is wrong: {why}"), &reply))?;
+        // Every report names it by these: none is kept longer than a
+        // report keeps anything the implementation wrote.
+        let who = &mut hello.implementation;
+        for text in [&mut who.name, &mut who.version, &mut who.language] {
+            *text = kept(text);
+        }
+        who.homepage = who.homepage.as_deref().map(kept);
+        Ok(hello)
     }
 
     /// The trouble for a message the harness found to break its own schema
@@ -172,42 +249,63 @@ impl Process {
 
     /// Waits for the answer to the message sent at `sent`: one line, which
     /// must be JSON and must have arrived within the timeout of the send.
+    /// A process that exits without answering is told as a crash at once,
+    /// even while something it started holds its stdout.
     pub fn receive(&mut self, sent: Instant, settings: &Settings) -> Result<Message, Trouble> {
         // A deadline past what the clock can represent is no deadline.
         let deadline = sent.checked_add(settings.timeout);
-        let received = match deadline {
-            Some(deadline) => self
-                .from
-                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
-            None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
         let late = || format!("no answer within {}", seconds(settings.timeout));
-        match received {
-            Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
-                Err(self.trouble(late(), None))
-            }
-            Ok((Line::Text(raw), _)) => match disclose::json::parse_slice(&raw) {
-                Ok(value) => Ok(Message { value, raw }),
-                Err(e) => {
-                    Err(self.trouble(format!("it wrote a line that is not JSON ({e})"), Some(raw)))
+        // Once it exited, a line it wrote before is awaited a little while.
+        let mut after_exit: Option<Instant> = None;
+        loop {
+            let until = match (deadline, after_exit) {
+                (Some(d), Some(e)) => Some(d.min(e)),
+                (d, e) => d.or(e),
+            };
+            let received = match until {
+                Some(until) => self
+                    .from
+                    .recv_timeout(until.saturating_duration_since(Instant::now())),
+                None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            return match received {
+                Ok((Line::Exited, _)) => {
+                    self.exited = true;
+                    after_exit = Some(Instant::now() + AFTER_EXIT);
+                    continue;
                 }
-            },
-            Ok((Line::TooLong(start), _)) => Err(self.trouble(
-                format!("it wrote a line longer than {LINE_MAX} bytes"),
-                Some(start),
-            )),
-            Ok((Line::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
-            Ok((Line::End, _)) | Err(RecvTimeoutError::Disconnected) => {
-                Err(self.died("it closed stdout without answering"))
-            }
-            Err(RecvTimeoutError::Timeout) => Err(self.trouble(late(), None)),
+                Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
+                    Err(self.trouble(late(), None))
+                }
+                Ok((Line::Text(raw), _)) => match disclose::json::parse_slice(&raw) {
+                    Ok(value) => Ok(Message { value, raw }),
+                    Err(e) => Err(self.trouble(
+                        format!("it wrote a line that is not JSON ({e})"),
+                        Some(Offending::of(&raw)),
+                    )),
+                },
+                Ok((Line::TooLong(start), _)) => Err(self.trouble(
+                    format!("it wrote a line longer than {LINE_MAX} bytes"),
+                    Some(start),
+                )),
+                Ok((Line::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
+                Ok((Line::End, _)) | Err(RecvTimeoutError::Disconnected) => {
+                    Err(self.died("it closed stdout without answering"))
+                }
+                Err(RecvTimeoutError::Timeout) if self.exited && deadline.is_none_or(|d| Instant::now() < d) => {
+                    Err(self.died(
+                        "it exited without answering, while a process it started still held its stdout",
+                    ))
+                }
+                Err(RecvTimeoutError::Timeout) => Err(self.trouble(late(), None)),
+            };
         }
     }
 
     /// A message that is JSON but breaks the protocol: the process is
     /// killed, and the message kept as the offending bytes.
     pub fn broke(&mut self, what: String, message: &Message) -> Trouble {
-        self.trouble(what, Some(message.raw.clone()))
+        self.trouble(kept(&what), Some(Offending::of(&message.raw)))
     }
 
     /// The last lines of stderr so far, without waiting (the process is
@@ -220,33 +318,33 @@ impl Process {
     }
 
     /// Ends the conversation: `bye`, stdin closed, then the exit awaited
-    /// for `timeout`. A process still running then is killed; what it did
+    /// for `timeout`. A process still running then is killed, and so is
+    /// every process it started that is still in its group; what it did
     /// wrong is returned, for a warning.
     pub fn bye(mut self, settings: &Settings) -> Option<String> {
         if let Some(to) = self.to.take() {
             let _ = to.send(format!("{}\n", protocol::bye()).into_bytes());
         }
-        let waited = wait(&mut self.child, settings.timeout.max(GRACE));
-        match waited {
-            Some(status) if status.success() => None,
-            Some(status) => Some(format!("it exited with {} after bye", describe(status))),
-            None => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                Some(format!(
-                    "it was still running {} after bye, and was killed",
-                    seconds(settings.timeout.max(GRACE))
-                ))
+        let limit = settings.timeout.max(GRACE);
+        let exited = self.exit_within(limit);
+        let status = self.end();
+        match status {
+            Some(status) if exited && status.success() => None,
+            Some(status) if exited => {
+                Some(format!("it exited with {} after bye", describe(status)))
             }
+            _ => Some(format!(
+                "it was still running {} after bye, and was killed",
+                seconds(limit)
+            )),
         }
     }
 
     /// Kills the process (it is no longer trusted) and says what happened,
     /// with its stderr's last lines.
-    fn trouble(&mut self, what: String, offending: Option<Vec<u8>>) -> Trouble {
+    fn trouble(&mut self, what: String, offending: Option<Offending>) -> Trouble {
         self.to = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end();
         Trouble {
             what,
             offending,
@@ -258,19 +356,48 @@ impl Process {
     /// did.
     fn died(&mut self, what: &str) -> Trouble {
         self.to = None;
-        let what = match wait(&mut self.child, GRACE) {
-            Some(status) => format!("{what}; it exited with {}", describe(status)),
-            None => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                what.to_string()
-            }
+        let exited = self.exit_within(GRACE);
+        let status = self.end();
+        let what = match status {
+            Some(status) if exited => format!("{what}; it exited with {}", describe(status)),
+            _ => what.to_string(),
         };
         Trouble {
             what,
             offending: None,
             stderr: self.stderr_tail(),
         }
+    }
+
+    /// Whether the process exits within `limit` (lines still coming are
+    /// dropped: the conversation is over).
+    fn exit_within(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now().checked_add(limit);
+        while !self.exited {
+            let received = match deadline {
+                Some(d) => self
+                    .from
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match received {
+                Ok((Line::Exited, _)) => self.exited = true,
+                Ok(_) => {}
+                // Timed out, or the watcher could not wait.
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
+    /// Kills the process's group (the process, if it still runs, and every
+    /// process it started there), then reaps the process: its status.
+    fn end(&mut self) -> Option<ExitStatus> {
+        if !self.reaped {
+            group::kill(&mut self.child);
+            self.reaped = true;
+        }
+        self.child.wait().ok()
     }
 
     /// The last lines of stderr, once the process has finished writing it
@@ -287,30 +414,7 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         // Never leave a process behind, whatever path dropped it.
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-/// Waits up to `limit` for the child to exit, polling at 0.1 ms, then
-/// twice as long each time up to 5 ms: a process that exits as soon as it
-/// reads `bye` (nearly every one, in well under a millisecond) is not made
-/// to cost a whole 5 ms pause per `check --impl`.
-fn wait(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    // A limit past what the clock can represent is no limit.
-    let deadline = Instant::now().checked_add(limit);
-    let mut pause = Duration::from_micros(100);
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if deadline.is_none_or(|d| Instant::now() < d) => {
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(5));
-            }
-            _ => return None,
-        }
+        self.end();
     }
 }
 
@@ -360,8 +464,11 @@ fn read_lines(stdout: ChildStdout, lines: &Sender<(Line, Instant)>) {
                 lines.send((Line::Text(line), Instant::now()))
             }
             Ok(_) if line.len() > LINE_MAX => {
-                line.truncate(4096);
-                let _ = lines.send((Line::TooLong(line), Instant::now()));
+                // Only the first bytes are kept; the line's memory is
+                // given back now, not when the report is written.
+                let start = Offending::of(&line);
+                drop(line);
+                let _ = lines.send((Line::TooLong(start), Instant::now()));
                 return;
             }
             // The last line, without a newline: still a line.
@@ -417,5 +524,76 @@ fn skip_line(reader: &mut impl std::io::BufRead) -> std::io::Result<()> {
         }
         let n = buf.len();
         reader.consume(n);
+    }
+}
+
+/// The process group an implementation runs in (Unix): started as the
+/// leader of a group of its own, so that the group — the implementation and
+/// everything it started that did not leave it — can be killed at once.
+/// The group is killed only while its leader is not yet reaped (alive, or a
+/// zombie), so its id cannot have been taken by another process.
+#[cfg(unix)]
+mod group {
+    use std::os::unix::process::CommandExt as _;
+    use std::process::{Child, Command};
+
+    /// Makes the command's process the leader of a new group.
+    pub fn own(command: &mut Command) {
+        command.process_group(0);
+    }
+
+    /// SIGKILL to the child's whole group (the child is not reaped yet).
+    pub fn kill(child: &mut Child) {
+        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+            // SAFETY: kill(2) takes plain integers and touches no memory of
+            // ours; the group id is the child's pid, which is not reused
+            // while the child is unreaped.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = child.kill();
+    }
+
+    /// Blocks until process `pid` (a child of ours) has exited, without
+    /// reaping it; `false` when it cannot wait (the child was reaped).
+    pub fn exited(pid: u32) -> bool {
+        let pid = libc::id_t::from(pid);
+        loop {
+            // SAFETY: waitid(2) writes one siginfo_t, which is ours and
+            // zeroed; WNOWAIT leaves the child to be reaped by `Child`.
+            let done = unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                libc::waitid(
+                    libc::P_PID,
+                    pid,
+                    &raw mut info,
+                    libc::WEXITED | libc::WNOWAIT,
+                )
+            };
+            if done == 0 {
+                return true;
+            }
+            if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                return false;
+            }
+        }
+    }
+}
+
+/// Elsewhere only the process itself is killed, and its exit is not
+/// watched (a crash is seen when stdout closes).
+#[cfg(not(unix))]
+mod group {
+    use std::process::{Child, Command};
+
+    pub fn own(_: &mut Command) {}
+
+    pub fn kill(child: &mut Child) {
+        let _ = child.kill();
+    }
+
+    pub fn exited(_: u32) -> bool {
+        false
     }
 }
