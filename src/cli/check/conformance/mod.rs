@@ -160,10 +160,18 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
             })?;
         argvs.push(argv);
     }
+    // An expectations file that cannot be read or does not read as one is
+    // a usage error, told after the report (docs/protocol.md: the report
+    // is still printed first); that implementation runs without it.
+    let mut expect_errors = Vec::new();
     let mut expectations = Vec::new();
     for i in 0..request.commands.len() {
-        expectations.push(match request.expect.get(i) {
-            Some(path) => expect::load(path)?,
+        expectations.push(match request.expect.get(i).map(|path| expect::load(path)) {
+            Some(Ok(loaded)) => loaded,
+            Some(Err(error)) => {
+                expect_errors.push(error);
+                Expectations::default()
+            }
             None => Expectations::default(),
         });
     }
@@ -248,6 +256,9 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
     for error in &io {
         eprintln!("disclose: {error}");
     }
+    for error in &expect_errors {
+        eprintln!("disclose: {error:#}; its implementation was judged without it");
+    }
     if let Some(path) = request.json {
         let text = serde_json::to_string_pretty(&report.json())?;
         super::write_file(path, format!("{text}\n").as_bytes())?;
@@ -262,7 +273,8 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
         super::write_file(path, report.markdown().as_bytes())?;
     }
     Ok(
-        if !io.is_empty() || report.runs.iter().any(|r| r.unstartable) {
+        if !io.is_empty() || !expect_errors.is_empty() || report.runs.iter().any(|r| r.unstartable)
+        {
             Exit::Usage
         } else if report.all_good() {
             Exit::Pass
