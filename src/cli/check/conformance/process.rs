@@ -22,7 +22,7 @@
 //! counts as on time by when the reader got it, not when it was looked at.
 
 use std::collections::VecDeque;
-use std::io::{BufRead as _, BufReader, Read, Write as _};
+use std::io::{BufRead, BufReader, Read, Write as _};
 use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -451,35 +451,48 @@ pub fn seconds(duration: Duration) -> String {
 fn read_lines(stdout: ChildStdout, lines: &Sender<(Line, Instant)>) {
     let mut reader = BufReader::new(stdout);
     loop {
-        let mut line = Vec::new();
-        let limit = u64::try_from(LINE_MAX).unwrap_or(u64::MAX) + 1;
-        let read = (&mut reader).take(limit).read_until(b'\n', &mut line);
-        let sent = match read {
-            Ok(0) => {
-                let _ = lines.send((Line::End, Instant::now()));
-                return;
-            }
-            Ok(_) if line.last() == Some(&b'\n') => {
-                line.pop();
-                lines.send((Line::Text(line), Instant::now()))
-            }
-            Ok(_) if line.len() > LINE_MAX => {
-                // Only the first bytes are kept; the line's memory is
-                // given back now, not when the report is written.
-                let start = Offending::of(&line);
-                drop(line);
-                let _ = lines.send((Line::TooLong(start), Instant::now()));
-                return;
-            }
-            // The last line, without a newline: still a line.
-            Ok(_) => lines.send((Line::Text(line), Instant::now())),
-            Err(e) => {
-                let _ = lines.send((Line::Failed(e.to_string()), Instant::now()));
-                return;
-            }
+        let line = match next_line(&mut reader, LINE_MAX) {
+            Ok(line) => line,
+            Err(e) => Line::Failed(e.to_string()),
         };
-        if sent.is_err() {
+        let last = matches!(line, Line::End | Line::TooLong(_) | Line::Failed(_));
+        if lines.send((line, Instant::now())).is_err() || last {
             return;
+        }
+    }
+}
+
+/// The next line of `reader`, without its `\n` (the last one may lack
+/// it); [`Line::TooLong`] as soon as it holds more than `max` bytes, so it
+/// never takes more than `max` bytes of memory (a doubling `Vec` would
+/// take twice that for the byte past the limit).
+fn next_line(reader: &mut impl BufRead, max: usize) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Text(line)
+            });
+        }
+        let (take, ended) = match memchr::memchr(b'\n', buf) {
+            Some(at) => (at, true),
+            None => (buf.len(), false),
+        };
+        if line.len() + take > max {
+            // Only the first bytes are kept, and the count read so far.
+            let mut start = Offending::of(&line);
+            let more = KEPT_MAX.saturating_sub(start.head.len()).min(take);
+            start.head.extend_from_slice(&buf[..more]);
+            start.len += take;
+            return Ok(Line::TooLong(start));
+        }
+        line.extend_from_slice(&buf[..take]);
+        reader.consume(take + usize::from(ended));
+        if ended {
+            return Ok(Line::Text(line));
         }
     }
 }
@@ -595,5 +608,42 @@ mod group {
 
     pub fn exited(_: u32) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &[u8], max: usize) -> Vec<String> {
+        let mut reader = std::io::BufReader::with_capacity(3, text);
+        let mut out = Vec::new();
+        loop {
+            match next_line(&mut reader, max).expect("a slice reads") {
+                Line::Text(line) => out.push(String::from_utf8_lossy(&line).into_owned()),
+                Line::TooLong(start) => {
+                    out.push(format!(
+                        "too long: {} of {}",
+                        String::from_utf8_lossy(&start.head),
+                        start.len
+                    ));
+                    return out;
+                }
+                Line::End => return out,
+                Line::Failed(why) => panic!("{why}"),
+                Line::Exited => panic!("no process here"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_is_cut_as_soon_as_it_passes_the_limit() {
+        assert_eq!(lines(b"ab\n\ncdef\nlast", 4), ["ab", "", "cdef", "last"]);
+        assert_eq!(
+            lines(b"abcd\nabcde\nnever", 4),
+            ["abcd", "too long: abcde of 5"]
+        );
+        assert_eq!(lines(b"", 4), Vec::<String>::new());
+        assert_eq!(lines(b"abcdefgh", 4), ["too long: abcdef of 6"]);
     }
 }
