@@ -311,3 +311,54 @@ fn the_sh_adapter_passes_when_honest() {
         run.stdout
     );
 }
+
+#[test]
+fn a_signal_to_check_kills_the_implementations_too() {
+    // It notes its own pid, then hangs on its first run without reading
+    // stdin, so only a kill ends it.
+    let project = Project::new(&format!(
+        "echo $$ >> \"$1/children\"\n{}",
+        each_run("sleep 60")
+    ));
+    let adapter = format!(
+        "sh {} {}",
+        project.path("adapter.sh").display(),
+        project.dir.path().display()
+    );
+    let mut check = Command::new(DISCLOSE)
+        .args(["check", "--impl", &adapter, "--timeout", "60"])
+        .current_dir(project.dir.path())
+        .env_remove("CI")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("check starts");
+    let started = Instant::now();
+    while project.children().is_empty() && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Past its hello, into the first run.
+    std::thread::sleep(Duration::from_millis(300));
+    let children = project.children();
+    let _ = Command::new("kill")
+        .args(["-INT", &check.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = check.try_wait().expect("check can be waited for") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = check.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let alive: Vec<u32> = children.iter().copied().filter(|p| running(*p)).collect();
+    reap(&alive);
+    assert!(status.is_some(), "check did not end on SIGINT");
+    assert_eq!(children.len(), 1, "{children:?}");
+    assert!(alive.is_empty(), "still running: {alive:?}");
+}

@@ -155,6 +155,7 @@ impl Process {
         let mut child = command
             .spawn()
             .map_err(|e| format!("could not start \"{program}\": {e}"))?;
+        group::enrol(&child);
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -255,8 +256,9 @@ impl Process {
         // A deadline past what the clock can represent is no deadline.
         let deadline = sent.checked_add(settings.timeout);
         let late = || format!("no answer within {}", seconds(settings.timeout));
-        // Once it exited, a line it wrote before is awaited a little while.
-        let mut after_exit: Option<Instant> = None;
+        // Once it exited (perhaps before this message was even sent), a
+        // line it wrote before is awaited a little while.
+        let mut after_exit = self.exited.then(|| Instant::now() + AFTER_EXIT);
         loop {
             let until = match (deadline, after_exit) {
                 (Some(d), Some(e)) => Some(d.min(e)),
@@ -549,13 +551,64 @@ fn skip_line(reader: &mut impl std::io::BufRead) -> std::io::Result<()> {
 mod group {
     use std::os::unix::process::CommandExt as _;
     use std::process::{Child, Command};
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicI32, Ordering};
 
     /// Makes the command's process the leader of a new group.
     pub fn own(command: &mut Command) {
         command.process_group(0);
     }
 
-    /// SIGKILL to the child's whole group (the child is not reaped yet).
+    /// The groups alive now, for [`on_signal`]: 0 is a free slot. More
+    /// implementations than slots at once are still killed as usual, only
+    /// not on a signal.
+    static LIVE: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
+
+    /// Notes the child's group as alive, so that a SIGINT, SIGTERM or
+    /// SIGHUP to `check` (a Ctrl-C: the groups are not in the terminal's
+    /// foreground group) kills it too before `check` dies.
+    pub fn enrol(child: &Child) {
+        static HANDLER: Once = Once::new();
+        HANDLER.call_once(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: `on_signal` only makes async-signal-safe calls
+                // (kill, signal, raise) and reads atomics.
+                unsafe {
+                    libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+                }
+            }
+        });
+        if let Ok(pid) = i32::try_from(child.id()) {
+            // The first free slot takes it; with none free, none does.
+            let _ = LIVE.iter().any(|slot| {
+                slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+            });
+        }
+    }
+
+    /// Kills every live group, then dies of the signal as `check` would
+    /// have.
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &LIVE {
+            let group = slot.load(Ordering::SeqCst);
+            if group > 0 {
+                // SAFETY: async-signal-safe; the group's leader is not
+                // reaped while its slot holds it.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: both are async-signal-safe; the default action ends us.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    /// SIGKILL to the child's whole group (the child is not reaped yet),
+    /// and its slot freed before it is reaped.
     pub fn kill(child: &mut Child) {
         if let Ok(pid) = libc::pid_t::try_from(child.id()) {
             // SAFETY: kill(2) takes plain integers and touches no memory of
@@ -563,6 +616,9 @@ mod group {
             // while the child is unreaped.
             unsafe {
                 libc::kill(-pid, libc::SIGKILL);
+            }
+            for slot in &LIVE {
+                let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
             }
         }
         let _ = child.kill();
@@ -601,6 +657,8 @@ mod group {
     use std::process::{Child, Command};
 
     pub fn own(_: &mut Command) {}
+
+    pub fn enrol(_: &Child) {}
 
     pub fn kill(child: &mut Child) {
         let _ = child.kill();
