@@ -169,10 +169,13 @@ pub fn explain(text: &[u8], error: &serde_json::Error) -> JsonError {
     let said = full
         .rfind(" at line ")
         .map_or(full.as_str(), |at| &full[..at]);
-    let (line, mut column) = (error.line().max(1), error.column().max(1));
+    let (mut line, mut column) = (error.line().max(1), error.column().max(1));
     let at = offset(text, line, column);
     let message = if let Some(key) = said.strip_prefix(DUPLICATE) {
+        // serde_json stands past the whitespace after the key, perhaps on
+        // a later line: back to the key's opening quote.
         if let Some(start) = at.and_then(|at| key_start(text, at)) {
+            line = 1 + memchr::memchr_iter(b'\n', &text[..start]).count();
             column = start - line_start(text, start) + 1;
         }
         let mut quoted = String::new();
@@ -315,6 +318,11 @@ mod tests {
             error("{\"x\":[{\"k\\\"\":1,\n  \"k\\\"\" : 2}]}"),
             "duplicate key \"k\\\"\": a key may appear only once in an object at line 2 column 3"
         );
+        // A line break between the key and its colon: still at the key.
+        assert_eq!(
+            error("{\"a\":1,\"a\"\n\t:2}"),
+            "duplicate key \"a\": a key may appear only once in an object at line 1 column 8"
+        );
         // The same key in two objects is no repeat.
         assert_eq!(error(r#"[{"a":1},{"a":2}]"#), "ok [{\"a\":1},{\"a\":2}]");
         // Keys equal once unescaped are the same key.
@@ -344,6 +352,73 @@ mod tests {
                 message.starts_with("a string is not valid Unicode"),
                 "{text}: {message}"
             );
+        }
+    }
+
+    /// Generated values need proptest, which the library alone does not
+    /// build with.
+    #[cfg(feature = "testkit")]
+    mod properties {
+        use proptest::prelude::*;
+        use serde_json::{Map, Value};
+
+        use super::super::parse;
+
+        /// Any JSON value, a few levels deep, keys from a small alphabet
+        /// (so that the same key recurs across objects) with escapes.
+        fn value() -> impl Strategy<Value = Value> {
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::Bool),
+                any::<i64>().prop_map(Value::from),
+                any::<u64>().prop_map(Value::from),
+                (-1e9f64..1e9).prop_map(Value::from),
+                r#"[a-c"\\\n\u{e9}\u{2028}]{0,6}"#.prop_map(Value::String),
+            ];
+            leaf.prop_recursive(4, 48, 6, |inner| {
+                prop_oneof![
+                    proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                    proptest::collection::btree_map(r#"[a-c"\\]{0,3}"#, inner, 0..6)
+                        .prop_map(|map| Value::Object(map.into_iter().collect::<Map<_, _>>())),
+                ]
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            /// Without a repeated key, the strict reader reads what
+            /// serde_json wrote, as serde_json reads it.
+            #[test]
+            fn strict_reads_what_serde_json_reads(value in value()) {
+                let text = value.to_string();
+                prop_assert_eq!(parse(&text).ok(), Some(value.clone()));
+                let pretty = serde_json::to_string_pretty(&value).unwrap_or_default();
+                prop_assert_eq!(parse(&pretty).ok(), Some(value));
+            }
+
+            /// A key written twice into any object is found, at the second
+            /// key's opening quote, however the text around it looks.
+            #[test]
+            fn a_repeated_key_is_found_where_it_is(
+                before in value(),
+                key in r#"[a-c"\\\u{e9}]{0,3}"#,
+                first in value(),
+                second in value(),
+                spaced in any::<bool>(),
+            ) {
+                let sep = if spaced { " \n\t" } else { "" };
+                let key_text = Value::String(key.clone()).to_string();
+                let head = format!(
+                    "[{before},{sep}{{{key_text}{sep}:{sep}{first},{sep}"
+                );
+                let text = format!("{head}{key_text}{sep}:{sep}{second}{sep}}}]");
+                let error = parse(&text).expect_err("a key twice");
+                let line_start = head.rfind('\n').map_or(0, |at| at + 1);
+                prop_assert_eq!(error.line, 1 + head.matches('\n').count());
+                prop_assert_eq!(error.column, head.len() - line_start + 1);
+                prop_assert!(error.message.starts_with("duplicate key "));
+            }
         }
     }
 
