@@ -79,6 +79,7 @@ pub mod golden;
 pub mod hint;
 pub mod import;
 pub mod invariants;
+pub mod json;
 mod metaschema;
 // `benches/support/realistic.rs` names this crate `disclose`; the
 // metaschema reach test includes it.

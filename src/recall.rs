@@ -117,13 +117,8 @@ fn task(raw: &str, line: usize) -> Result<Task, TaskError> {
         column,
         message,
     };
-    let value: Value = serde_json::from_str(raw).map_err(|e| {
-        let text = e.to_string();
-        let message = text
-            .rfind(" at line ")
-            .map_or(text.as_str(), |at| &text[..at]);
-        at(e.column().max(1), format!("invalid JSON: {message}"))
-    })?;
+    let value = crate::json::parse(raw)
+        .map_err(|e| at(e.column, format!("invalid JSON: {}", e.message)))?;
     let fields = layout(raw);
     let start = first_column(raw);
     let Value::Object(map) = value else {
@@ -507,6 +502,7 @@ mod tests {
             "{\"query\": \"x\", \"expect\": [\"a\",  7]}\n",
             "{\"query\": \"x\", \"expect\": [\"a\"], \"why\": 1}\n",
             "  {\"expect\": [\"a\"]}\n",
+            "{\"query\": \"x\", \"query\": \"y\", \"expect\": [\"a\"]}\n",
         );
         let (tasks, _) = parse(text.as_bytes());
         assert_eq!(tasks.len(), 1);
@@ -524,6 +520,7 @@ mod tests {
                 "7:33: \"expect\" holds integer, expected a capability's name",
                 "8:33: unknown field \"why\"; a task is {\"query\": \"…\", \"expect\": [\"name\", …]}",
                 "9:3: missing \"query\"; a task is {\"query\": \"…\", \"expect\": [\"name\", …]}",
+                "10:16: invalid JSON: duplicate key \"query\": a key may appear only once in an object",
             ]
         );
         assert_eq!(

@@ -246,7 +246,9 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     let mut started_at: Option<usize> = None;
     for (index, raw) in text.split('\n').enumerate() {
         let line = index + 1;
-        if raw.trim_matches([' ', '\t', '\r']).is_empty() {
+        // Blank is whitespace only, as SPEC §0.1 counts whitespace (a
+        // no-break space too); JSON's own four are all a token may follow.
+        if raw.trim().is_empty() {
             continue;
         }
         let fast = match about {
@@ -319,16 +321,10 @@ struct LineReader<'a> {
 
 impl<'a> LineReader<'a> {
     fn new(raw: &'a str, line: usize) -> Result<LineReader<'a>, SessionError> {
-        let value: Value = serde_json::from_str(raw).map_err(|e| {
-            let text = e.to_string();
-            let message = text
-                .rfind(" at line ")
-                .map_or(text.as_str(), |at| &text[..at]);
-            SessionError {
-                line,
-                column: e.column().max(1),
-                message: format!("invalid JSON: {message}"),
-            }
+        let value = crate::json::parse(raw).map_err(|e| SessionError {
+            line,
+            column: e.column,
+            message: format!("invalid JSON: {}", e.message),
         })?;
         let Value::Object(map) = value else {
             return Err(SessionError {
@@ -930,6 +926,78 @@ mod tests {
         assert_eq!(
             declared(",\"effect\":\"idempotent-write\",\"approval\":\"never\""),
             Some((Effect::IdempotentWrite, Approval::Never))
+        );
+    }
+
+    /// A key twice anywhere in a line makes it malformed, at the second
+    /// key: at the top, inside `args` or `input_schema`, on the fast path's
+    /// lines and the reader's alike.
+    #[test]
+    fn a_repeated_key_is_malformed_at_the_second_key() {
+        let started = format!("{HEAD}{{\"op\":\"start\",\"mode\":\"chat\"}}\n");
+        let dup = "duplicate key \"name\": a key may appear only once in an object";
+        assert_eq!(
+            error(&format!(
+                "{started}{{\"op\":\"describe\",\"name\":\"a\",\"name\":\"b\"}}"
+            )),
+            format!("3:29: invalid JSON: {dup}")
+        );
+        assert_eq!(
+            error(&format!(
+                "{started}{{\"op\":\"call\",\"id\":\"c\",\"name\":\"x\",\"args\":{{\"q\":{{\"name\":1, \"name\":2}}}}}}"
+            )),
+            format!("3:57: invalid JSON: {dup}")
+        );
+        assert_eq!(
+            error(&format!(
+                "{HEAD}{{\"op\":\"tool\",\"origin\":\"a\",\"name\":\"t\",\"description\":\"d\",\"input_schema\":{{\"properties\":{{\"name\":{{}},\"name\":{{}}}}}}}}"
+            )),
+            format!("2:96: invalid JSON: {dup}")
+        );
+        assert_eq!(
+            error("{\"op\":\"session\",\"format\":1,\"about\":\"a\",\"about\":\"b\"}"),
+            "1:40: invalid JSON: duplicate key \"about\": a key may appear only once in an object"
+        );
+    }
+
+    /// SPEC §11.1 skips blank lines, and §0.1's whitespace is Unicode's:
+    /// a line of no-break spaces is blank. A byte order mark is not
+    /// whitespace, and is named.
+    #[test]
+    fn unicode_blank_lines_are_skipped_and_a_byte_order_mark_is_named() {
+        let text =
+            format!("{HEAD}\u{a0}\n \u{3000}\u{2028} \r\n{{\"op\":\"start\",\"mode\":\"chat\"}}\n");
+        let session = parse(text.as_bytes()).expect("blank lines are skipped");
+        assert_eq!(session.ops()[0].line, 4);
+        assert_eq!(
+            error(&format!("\u{feff}{HEAD}")),
+            "1:1: invalid JSON: a UTF-8 byte order mark (U+FEFF) is not JSON; save the text without it"
+        );
+        assert_eq!(
+            error(&format!(
+                "{HEAD}\u{a0}{{\"op\":\"start\",\"mode\":\"chat\"}}"
+            )),
+            "2:1: invalid JSON: U+00A0 is whitespace, but not JSON whitespace: between tokens JSON allows only space, tab, line feed and carriage return"
+        );
+    }
+
+    /// Arrays and objects nest at most `json::MAX_DEPTH` deep, and the
+    /// error says it is our limit.
+    #[test]
+    fn nesting_past_the_limit_says_it_is_ours() {
+        let schema = |depth: usize| {
+            format!(
+                "{HEAD}{{\"op\":\"tool\",\"origin\":\"a\",\"name\":\"t\",\"description\":\"d\",\"input_schema\":{}{}}}",
+                "[".repeat(depth - 1),
+                "]".repeat(depth - 1)
+            )
+        };
+        // The line itself is one level; the bracket past the limit is
+        // named (column 71 opens the schema).
+        assert_eq!(error(&schema(crate::json::MAX_DEPTH)), "ok");
+        assert_eq!(
+            error(&schema(crate::json::MAX_DEPTH + 1)),
+            "2:197: invalid JSON: arrays and objects nested more than 127 deep; disclose reads JSON at most 127 levels deep"
         );
     }
 

@@ -828,7 +828,7 @@ fn diff_report_names_changed_cells() {
 
 fn usage_and_io_errors_exit_2() {
     let project = Project::new();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 4] = [
         (
             &["--impl", "'unclosed"],
             "disclose: --impl \"'unclosed\" is not a command (empty, or an unclosed quote)\n",
@@ -845,10 +845,6 @@ fn usage_and_io_errors_exit_2() {
             &["--impl", "a", "--timeout", "0"],
             "disclose: --timeout takes a positive number of seconds, not 0\n",
         ),
-        (
-            &["--impl", "a", "--expect", "missing.jsonl"],
-            "disclose: failed to read \"missing.jsonl\": No such file or directory (os error 2)\n",
-        ),
     ];
     for (args, message) in cases {
         let run = project.check(args);
@@ -860,11 +856,21 @@ fn usage_and_io_errors_exit_2() {
         "bad.jsonl",
         "{\"case\":\"suite/alpha\",\"expect\":\"maybe\",\"why\":\"w\"}\n",
     );
+    // An expectations file that is malformed or missing: the report
+    // comes first (judged without it), then the error, and exit 2.
     let run = project.check(&["--impl", &serve(), "--expect", "bad.jsonl"]);
     assert_eq!(run.code(), Some(2));
+    assert_eq!(run.last_line(), "4 passed, 0 failed");
     assert_eq!(
         run.stderr(),
-        "disclose: bad.jsonl:1:1: \"expect\" is \"fail\" or \"skip\", not \"maybe\"\n"
+        "disclose: bad.jsonl:1:1: \"expect\" is \"fail\" or \"skip\", not \"maybe\"; its implementation was judged without it\n"
+    );
+    let run = project.check(&["--impl", &serve(), "--expect", "missing.jsonl"]);
+    assert_eq!(run.code(), Some(2));
+    assert_eq!(run.last_line(), "4 passed, 0 failed");
+    assert_eq!(
+        run.stderr(),
+        "disclose: failed to read \"missing.jsonl\": No such file or directory (os error 2); its implementation was judged without it\n"
     );
     // A program that does not exist: the report still comes, then exit 2.
     let run = project.check(&["--impl", "./no-such-runtime --serve", "--impl", &serve()]);

@@ -43,7 +43,7 @@ pub fn run(args: &DiffReportArgs) -> Result<Exit> {
 fn load(path: &Path) -> Result<States> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("failed to read \"{}\"", path.display()))?;
-    let report: Value = serde_json::from_str(&text)
+    let report = disclose::json::parse(&text)
         .with_context(|| format!("\"{}\" is not JSON", path.display()))?;
     states(&report).with_context(|| {
         format!(
@@ -61,8 +61,14 @@ fn states(report: &Value) -> Result<States> {
         .context("it has no \"cases\" list")?;
     let mut states = States::new();
     for case in cases {
-        if let Some(results) = case.get("results").and_then(Value::as_object) {
+        // A `check --impl` case has its id in `case` and its states in
+        // `results`; an in-process one has `name` and `status`.
+        if case.get("case").is_some() || case.get("results").is_some() {
             let id = text(case, "case")?;
+            let results = case
+                .get("results")
+                .and_then(Value::as_object)
+                .with_context(|| format!("case \"{id}\" has no \"results\" object"))?;
             for (implementation, result) in results {
                 states
                     .entry(implementation.clone())
@@ -223,7 +229,25 @@ mod tests {
         let found = states(&report).unwrap();
         assert_eq!(found[IN_PROCESS]["s/a"], "pass");
         assert_eq!(found[IN_PROCESS]["vocabulary"], "fail");
-        assert!(states(&json!({"cases": [{"case": 1}]})).is_err());
+        // A `check --impl` case is told by its fields, and the field that
+        // is wrong is the one named.
+        let error = |report: Value| format!("{:#}", states(&report).unwrap_err());
+        assert_eq!(
+            error(json!({"cases": [{"case": 1}]})),
+            "a case has no string \"case\""
+        );
+        assert_eq!(
+            error(json!({"cases": [{"case": "s/a"}]})),
+            "case \"s/a\" has no \"results\" object"
+        );
+        assert_eq!(
+            error(json!({"cases": [{"case": "s/a", "results": {"x": {}}}]})),
+            "a case has no string \"state\""
+        );
+        assert_eq!(
+            error(json!({"cases": [{"name": "s/a"}]})),
+            "a case has no string \"status\""
+        );
         assert!(states(&json!({"totals": {}})).is_err());
     }
 }

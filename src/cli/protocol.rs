@@ -8,11 +8,13 @@
 //! read and write messages only through this module, so the two cannot
 //! drift apart. It does no I/O.
 
-use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::fmt;
 use std::sync::OnceLock;
 
+use disclose::json::{self, JsonError, Strict};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
@@ -385,77 +387,46 @@ pub enum Request<'a> {
 /// Why a harness line is not a request.
 #[derive(Debug)]
 pub enum BadRequest {
-    /// The line is not JSON.
-    NotJson(serde_json::Error),
+    /// The line is not strict JSON (a key twice counts): why, and where.
+    NotJson(JsonError),
     /// It is JSON, but not a message of the protocol; why.
     Wrong(String),
 }
 
 /// Reads a harness message from its line.
 ///
-/// The top-level keys are read in one pass, each value kept as the text it
-/// was sent as: a run's ops reach the session parser as the bytes the
-/// harness wrote, parsed once there, instead of being built into `Value`s,
-/// written out again and parsed a second time. Duplicate keys behave as
-/// with a `Value`: the last one counts.
+/// One strict pass (`disclose::json`): a key twice anywhere outside the
+/// ops makes the line not JSON; each op is kept as the text it was sent
+/// as, so a run's ops reach the session parser as the bytes the harness
+/// wrote, parsed once there (strictly too: an op with a key twice is a
+/// malformed op, answered `errored`), instead of being built into `Value`s,
+/// written out again and parsed a second time.
 pub fn request(line: &[u8]) -> Result<Request<'_>, BadRequest> {
-    // The usual message, read in one pass straight into its fields (a
-    // run's ops scanned once here, as raw text). Anything else — a key
-    // twice, a field of the wrong type, a field missing — is read again
-    // below, which says what is wrong.
-    if let Ok(message) = serde_json::from_slice::<Message<'_>>(line) {
-        match (
-            message.cmd.as_ref(),
-            message.protocol,
-            message.case,
-            message.ops,
-        ) {
-            ("hello", Some(version), _, _) => return Ok(Request::Hello(version)),
-            ("run", _, Some(case), Some(ops)) => {
-                return Ok(Request::Run {
-                    case: case.into_owned(),
-                    ops,
-                });
-            }
-            ("bye", _, _, _) => return Ok(Request::Bye),
-            _ => {}
+    let fields = match json::from_slice::<Fields<'_>>(line) {
+        Ok(Fields::Object(fields)) => fields,
+        Ok(Fields::NotObject) => {
+            return Err(BadRequest::Wrong("a message must be a JSON object".into()));
         }
-    }
-    request_by_keys(line)
-}
-
-/// [`request`], key by key: every top-level value kept as raw text, then
-/// each field read from it.
-fn request_by_keys(line: &[u8]) -> Result<Request<'_>, BadRequest> {
-    let map: BTreeMap<String, &RawValue> = match serde_json::from_slice(line) {
-        Ok(map) => map,
-        // Either not JSON at all, or JSON that is not an object.
-        Err(error) => {
-            return Err(match serde_json::from_slice::<&RawValue>(line) {
-                Ok(_) => BadRequest::Wrong("a message must be a JSON object".into()),
-                Err(_) => BadRequest::NotJson(error),
-            });
-        }
+        Err(error) => return Err(BadRequest::NotJson(error)),
     };
-    let field = |key: &str| map.get(key).copied();
     let wrong = |why: &str| BadRequest::Wrong(why.to_string());
-    let cmd = field("cmd")
-        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
-        .ok_or_else(|| wrong("a message needs \"cmd\", a string"))?;
+    let Some(Value::String(cmd)) = fields.cmd else {
+        return Err(wrong("a message needs \"cmd\", a string"));
+    };
     match cmd.as_str() {
-        "hello" => field("protocol")
-            .and_then(|raw| serde_json::from_str::<u64>(raw.get()).ok())
+        "hello" => fields
+            .protocol
+            .as_ref()
+            .and_then(Value::as_u64)
             .map(Request::Hello)
             .ok_or_else(|| wrong("hello needs \"protocol\", a number")),
         "run" => {
-            let case = field("case")
-                .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
-                .ok_or_else(|| wrong("run needs \"case\", a string"))?;
-            // Every element of a list is some JSON value, so this fails
-            // only when `ops` is not a list.
-            let ops = field("ops")
-                .and_then(|raw| serde_json::from_str::<Vec<&RawValue>>(raw.get()).ok())
-                .ok_or_else(|| wrong("run needs \"ops\", a list"))?;
+            let Some(Value::String(case)) = fields.case else {
+                return Err(wrong("run needs \"case\", a string"));
+            };
+            let Some(Ops::List(ops)) = fields.ops else {
+                return Err(wrong("run needs \"ops\", a list"));
+            };
             Ok(Request::Run { case, ops })
         }
         "bye" => Ok(Request::Bye),
@@ -463,18 +434,177 @@ fn request_by_keys(line: &[u8]) -> Result<Request<'_>, BadRequest> {
     }
 }
 
-/// The fields of a message [`request`] reads in one pass; unknown keys
-/// are ignored, as there.
-#[derive(Deserialize)]
-struct Message<'a> {
-    #[serde(borrow)]
-    cmd: Cow<'a, str>,
-    #[serde(default)]
-    protocol: Option<u64>,
-    #[serde(default, borrow)]
-    case: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    ops: Option<Vec<&'a RawValue>>,
+/// A harness line as [`request`] reads it: an object's fields, or some
+/// other JSON value (read, strictly, and dropped).
+enum Fields<'a> {
+    Object(MessageFields<'a>),
+    NotObject,
+}
+
+/// The fields of a message object; the others are read strictly and
+/// dropped.
+#[derive(Default)]
+struct MessageFields<'a> {
+    cmd: Option<Value>,
+    protocol: Option<Value>,
+    case: Option<Value>,
+    ops: Option<Ops<'a>>,
+}
+
+/// A run's `ops`: a list of raw op texts, or some other value.
+enum Ops<'a> {
+    List(Vec<&'a RawValue>),
+    NotList,
+}
+
+/// A top-level key: one the protocol reads, or another one.
+enum Key {
+    Cmd,
+    Protocol,
+    Case,
+    Ops,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+                Ok(match key {
+                    "cmd" => Key::Cmd,
+                    "protocol" => Key::Protocol,
+                    "case" => Key::Case,
+                    "ops" => Key::Ops,
+                    other => Key::Other(other.to_string()),
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// A field not seen yet in this object; a second time is a repeated key,
+/// raised before its value is read, so that it is placed at the key.
+fn fresh<T, E: de::Error>(slot: &Option<T>, key: &str) -> Result<(), E> {
+    match slot {
+        Some(_) => Err(json::duplicate_key(key)),
+        None => Ok(()),
+    }
+}
+
+/// A visitor for "some JSON value, read strictly, then set aside": each
+/// kind is read as [`Strict`] reads it and mapped to `$value`.
+macro_rules! read_and_drop {
+    ($value:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+    };
+}
+
+impl<'de> Deserialize<'de> for Fields<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fields<'de>, D::Error> {
+        struct FieldsVisitor;
+        impl<'de> Visitor<'de> for FieldsVisitor {
+            type Value = Fields<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a message")
+            }
+
+            read_and_drop!(Fields::NotObject);
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Fields<'de>, A::Error> {
+                while seq.next_element::<Strict>()?.is_some() {}
+                Ok(Fields::NotObject)
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
+                let mut fields = MessageFields::default();
+                let mut others = BTreeSet::new();
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key {
+                        Key::Cmd => {
+                            fresh(&fields.cmd, "cmd")?;
+                            fields.cmd = Some(map.next_value::<Strict>()?.0);
+                        }
+                        Key::Protocol => {
+                            fresh(&fields.protocol, "protocol")?;
+                            fields.protocol = Some(map.next_value::<Strict>()?.0);
+                        }
+                        Key::Case => {
+                            fresh(&fields.case, "case")?;
+                            fields.case = Some(map.next_value::<Strict>()?.0);
+                        }
+                        Key::Ops => {
+                            fresh(&fields.ops, "ops")?;
+                            fields.ops = Some(map.next_value::<Ops<'de>>()?);
+                        }
+                        Key::Other(key) => {
+                            if others.contains(&key) {
+                                return Err(json::duplicate_key(&key));
+                            }
+                            map.next_value::<Strict>()?;
+                            others.insert(key);
+                        }
+                    }
+                }
+                Ok(Fields::Object(fields))
+            }
+        }
+        deserializer.deserialize_any(FieldsVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Ops<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Ops<'de>, D::Error> {
+        struct OpsVisitor;
+        impl<'de> Visitor<'de> for OpsVisitor {
+            type Value = Ops<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of ops")
+            }
+
+            read_and_drop!(Ops::NotList);
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ops<'de>, A::Error> {
+                let mut ops = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                while let Some(op) = seq.next_element::<&'de RawValue>()? {
+                    ops.push(op);
+                }
+                Ok(Ops::List(ops))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Ops<'de>, A::Error> {
+                Strict::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Ops::NotList)
+            }
+        }
+        deserializer.deserialize_any(OpsVisitor)
+    }
 }
 
 fn object<'a>(value: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
@@ -619,50 +749,112 @@ mod tests {
             wrong("{\"cmd\":\"run\",\"ops\":[]}"),
             "run needs \"case\", a string"
         );
-        // A repeated key counts once, the last time, as with a `Value`.
-        assert!(matches!(
-            request(b"{\"cmd\":\"nap\",\"cmd\":\"hello\",\"protocol\":1}"),
-            Ok(Request::Hello(1))
-        ));
         assert!(matches!(
             request(b" {\"cmd\":\"bye\"} \r"),
             Ok(Request::Bye)
         ));
     }
 
-    /// The one-pass read gives what the key-by-key read gives, on the
-    /// usual messages and on every shape it leaves to it.
+    /// A key twice anywhere in a message, outside its ops, makes the line
+    /// not JSON, reported at the second key; inside an op it is the op's
+    /// (the session parser's, `serve` answers `errored`).
     #[test]
-    fn a_request_read_in_one_pass_is_the_request_read_key_by_key() {
-        let messages = [
-            r#"{"cmd":"hello","protocol":1}"#,
-            r#"{"cmd":"hello","protocol":1.0}"#,
-            r#"{"cmd":"hello","protocol":null}"#,
-            r#"{"cmd":"hello"}"#,
-            r#"{"cmd":"bye","extra":[1,{"a":2}]}"#,
-            r#"{"cmd":"run","case":"s/c","ops":[{"op":"start","mode":"chat"},{"op":"render"}]}"#,
-            r#"{"ops":[ {"op":"render"} ],"case":"s\/c","cmd":"run","x":null}"#,
-            r#"{"cmd":"run","case":"c","ops":[]}"#,
-            r#"{"cmd":"run","case":null,"ops":[]}"#,
-            r#"{"cmd":"run","case":"c","ops":null}"#,
-            r#"{"cmd":"run","case":"c","ops":{}}"#,
-            r#"{"cmd":"run","case":"c"}"#,
-            r#"{"cmd":"run","case":"a","case":"b","ops":[1]}"#,
-            r#"{"cmd":"run","case":"c","ops":[1],"ops":[2,3]}"#,
-            r#"{"cmd":"nap","cmd":"hello","protocol":1}"#,
-            r#"{"cmd":1}"#,
-            r#"{"cmd":"nap"}"#,
-            r#"[1]"#,
-            r#"{"cmd":"#,
-            r#"{} x"#,
-            " {\"cmd\":\"bye\"} \r",
-        ];
-        for message in messages {
-            assert_eq!(
-                format!("{:?}", request(message.as_bytes())),
-                format!("{:?}", request_by_keys(message.as_bytes())),
-                "{message}"
-            );
+    fn a_repeated_key_makes_a_request_malformed() {
+        let not_json = |line: &str| match request(line.as_bytes()) {
+            Err(BadRequest::NotJson(error)) => error.to_string(),
+            other => panic!("{line}: {other:?}"),
+        };
+        let twice = |key: &str, column: usize| {
+            format!(
+                "duplicate key \"{key}\": a key may appear only once in an object at line 1 column {column}"
+            )
+        };
+        assert_eq!(
+            not_json(r#"{"cmd":"nap","cmd":"hello","protocol":1}"#),
+            twice("cmd", 14)
+        );
+        assert_eq!(
+            not_json(r#"{"cmd":"run","case":"a","case":"b","ops":[]}"#),
+            twice("case", 25)
+        );
+        assert_eq!(
+            not_json(r#"{"cmd":"run","case":"c","ops":[],"ops":[]}"#),
+            twice("ops", 34)
+        );
+        assert_eq!(not_json(r#"{"cmd":"bye","x":1,"x":2}"#), twice("x", 20));
+        assert_eq!(
+            not_json(r#"{"cmd":"bye","x":{"y":1,"y":2}}"#),
+            twice("y", 25)
+        );
+        assert_eq!(not_json(r#"[{"a":1,"a":1}]"#), twice("a", 9));
+        // An op's own keys are the session parser's.
+        let Ok(Request::Run { ops, .. }) =
+            request(br#"{"cmd":"run","case":"c","ops":[{"op":"render","op":"pins"}]}"#)
+        else {
+            panic!("a run");
+        };
+        assert_eq!(ops[0].get(), r#"{"op":"render","op":"pins"}"#);
+    }
+
+    /// A `case` that is not Unicode says so, not that it is missing.
+    #[test]
+    fn a_lone_surrogate_is_not_unicode() {
+        let Err(BadRequest::NotJson(error)) = request(br#"{"cmd":"run","case":"\ud800","ops":[]}"#)
+        else {
+            panic!("a lone surrogate is not JSON text");
+        };
+        assert!(
+            error.message.starts_with("a string is not valid Unicode"),
+            "{error}"
+        );
+        assert_eq!(error.line, 1);
+    }
+
+    /// Every message shape the protocol reads, and what it is read as.
+    #[test]
+    fn requests_of_every_shape_are_read_as_they_say() {
+        let read = |line: &str| format!("{:?}", request(line.as_bytes()));
+        for (line, read_as) in [
+            (r#"{"cmd":"hello","protocol":1}"#, "Ok(Hello(1))"),
+            (
+                r#"{"cmd":"hello","protocol":1.0}"#,
+                r#"Err(Wrong("hello needs \"protocol\", a number"))"#,
+            ),
+            (
+                r#"{"cmd":"hello","protocol":null}"#,
+                r#"Err(Wrong("hello needs \"protocol\", a number"))"#,
+            ),
+            (r#"{"cmd":"bye","extra":[1,{"a":2}]}"#, "Ok(Bye)"),
+            (
+                r#"{"ops":[ {"op":"render"} ],"case":"s\/c","cmd":"run","x":null}"#,
+                r#"Ok(Run { case: "s/c", ops: [RawValue({"op":"render"})] })"#,
+            ),
+            (
+                r#"{"cmd":"run","case":"c","ops":[]}"#,
+                r#"Ok(Run { case: "c", ops: [] })"#,
+            ),
+            (
+                r#"{"cmd":"run","case":null,"ops":[]}"#,
+                r#"Err(Wrong("run needs \"case\", a string"))"#,
+            ),
+            (
+                r#"{"cmd":"run","case":"c","ops":null}"#,
+                r#"Err(Wrong("run needs \"ops\", a list"))"#,
+            ),
+            (
+                r#"{"cmd":"run","case":"c","ops":{"a":[1]}}"#,
+                r#"Err(Wrong("run needs \"ops\", a list"))"#,
+            ),
+            (
+                r#"{"cmd":"run","case":"c"}"#,
+                r#"Err(Wrong("run needs \"ops\", a list"))"#,
+            ),
+            (
+                r#""hello""#,
+                r#"Err(Wrong("a message must be a JSON object"))"#,
+            ),
+        ] {
+            assert_eq!(read(line), read_as, "{line}");
         }
     }
 

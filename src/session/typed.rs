@@ -4,7 +4,7 @@
 //! `input_schema`, `args` — are still `Value`s).
 //!
 //! It answers only lines it is sure of and says nothing about the rest: a
-//! line it cannot read (not JSON, a key twice, a mistyped or unknown field,
+//! line it cannot read (not JSON, a key twice at any depth, a mistyped or unknown field,
 //! `null` anywhere a string is wanted, a word outside its op's set, the
 //! header) gets `None`, and the [`LineReader`](super::LineReader) reads it
 //! again, as the one judge of a line, to give the answer or the error with
@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::{OP_FIELDS, OP_NAMES, OpKind};
 use crate::call::ToolCall;
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use crate::json::Strict;
 use crate::mode::{Mode, Profile};
 use crate::provider::Provider;
 
@@ -41,7 +42,7 @@ struct Line<'a> {
     name: Option<String>,
     #[serde(default, deserialize_with = "given")]
     description: Option<String>,
-    #[serde(default, deserialize_with = "given")]
+    #[serde(default, deserialize_with = "given_json")]
     input_schema: Option<Value>,
     #[serde(default, borrow, deserialize_with = "given_word")]
     effect: Option<Cow<'a, str>>,
@@ -69,7 +70,7 @@ struct Line<'a> {
     provider: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "given")]
     id: Option<String>,
-    #[serde(default, deserialize_with = "given")]
+    #[serde(default, deserialize_with = "given_json")]
     args: Option<Value>,
 }
 
@@ -78,6 +79,12 @@ struct Line<'a> {
 /// absent.
 fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
+}
+
+/// [`given`] for a JSON value, read strictly: a key twice anywhere in it
+/// fails the read (and the reader reports it), as everywhere else.
+fn given_json<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Strict::deserialize(d).map(|Strict(value)| Some(value))
 }
 
 /// [`given`] for a word, borrowed where the line allows.

@@ -82,14 +82,8 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Expectations> {
         if raw.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(raw).map_err(|e| {
-            // serde_json says where too; the place is already in front.
-            let text = e.to_string();
-            let message = text
-                .rfind(" at line ")
-                .map_or(text.as_str(), |at| &text[..at]);
-            anyhow::anyhow!("{}: invalid JSON: {message}", at(line, e.column().max(1)))
-        })?;
+        let value = disclose::json::parse(raw)
+            .map_err(|e| anyhow::anyhow!("{}: invalid JSON: {}", at(line, e.column), e.message))?;
         let start = raw.len() - raw.trim_start().len() + 1;
         let Value::Object(map) = value else {
             bail!(
@@ -196,6 +190,13 @@ mod tests {
         for (text, message) in cases {
             assert_eq!(read(text).unwrap_err().to_string(), message, "{text}");
         }
+        // A key twice is malformed, at the second key.
+        assert_eq!(
+            read("{\"case\":\"a\",\"case\":\"b\",\"expect\":\"fail\",\"why\":\"w\"}")
+                .unwrap_err()
+                .to_string(),
+            "x.jsonl:1:13: invalid JSON: duplicate key \"case\": a key may appear only once in an object"
+        );
         let error = read("\n{\"case\":").unwrap_err().to_string();
         assert_eq!(
             error,

@@ -45,7 +45,7 @@ use crate::cli::protocol::{self, Answer, HelloReply, Kind};
 use crate::cli::term::{Paint, Progress};
 use crate::cli::{Exit, emit};
 pub use expect::{Expect, Expectation, Expectations};
-use process::{Message, Process, Settings, Trouble, own_trouble};
+use process::{KEPT_MAX, Message, Process, Settings, Trouble, kept, own_trouble};
 use report::Report;
 
 /// The default `--timeout`.
@@ -160,10 +160,18 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
             })?;
         argvs.push(argv);
     }
+    // An expectations file that cannot be read or does not read as one is
+    // a usage error, told after the report (docs/protocol.md: the report
+    // is still printed first); that implementation runs without it.
+    let mut expect_errors = Vec::new();
     let mut expectations = Vec::new();
     for i in 0..request.commands.len() {
-        expectations.push(match request.expect.get(i) {
-            Some(path) => expect::load(path)?,
+        expectations.push(match request.expect.get(i).map(|path| expect::load(path)) {
+            Some(Ok(loaded)) => loaded,
+            Some(Err(error)) => {
+                expect_errors.push(error);
+                Expectations::default()
+            }
             None => Expectations::default(),
         });
     }
@@ -252,6 +260,9 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
     for error in &io {
         eprintln!("disclose: {error}");
     }
+    for error in &expect_errors {
+        eprintln!("disclose: {error:#}; its implementation was judged without it");
+    }
     if let Some(path) = request.json {
         let text = serde_json::to_string_pretty(&report.json())?;
         super::write_file(path, format!("{text}\n").as_bytes())?;
@@ -266,7 +277,8 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
         super::write_file(path, report.markdown().as_bytes())?;
     }
     Ok(
-        if !io.is_empty() || report.runs.iter().any(|r| r.unstartable) {
+        if !io.is_empty() || !expect_errors.is_empty() || report.runs.iter().any(|r| r.unstartable)
+        {
             Exit::Usage
         } else if report.all_good() {
             Exit::Pass
@@ -405,8 +417,10 @@ fn prepare(file: &SessionFile, golden_dir: &Path, settings: &Settings) -> Prep {
     let lines: Vec<(usize, &str)> = text
         .split('\n')
         .enumerate()
+        // Blank as the parser counts it (SPEC §0.1's whitespace); an op is
+        // sent without the JSON whitespace around it.
+        .filter(|(_, raw)| !raw.trim().is_empty())
         .map(|(i, raw)| (i + 1, raw.trim_matches([' ', '\t', '\r'])))
-        .filter(|(_, raw)| !raw.is_empty())
         .skip(1)
         .collect();
     if !same_ops(&session, &lines) {
@@ -785,11 +799,11 @@ fn answered(process: &mut Process, case: &str, flight: &InFlight, settings: &Set
             &message,
         ),
         Answer::Outputs(outputs) => Answered::Judge(outputs),
-        Answer::Skipped(why) => Answered::Settled(Outcome::Skipped(why), true),
+        Answer::Skipped(why) => Answered::Settled(Outcome::Skipped(kept(&why)), true),
         // Its stderr now, before the next case is sent.
         Answer::Errored(why) => Answered::Settled(
             Outcome::Errored(Trouble {
-                what: format!("it answered errored: {why}"),
+                what: format!("it answered errored: {}", kept(&why)),
                 offending: None,
                 stderr: process.stderr_now(),
             }),
@@ -830,6 +844,29 @@ fn judge(prepared: &Prepared, outputs: Vec<String>) -> Outcome {
         line: mismatch.block.as_ref().map(|b| b.line),
         op: mismatch.block.map(|b| b.op),
         message,
-        diff: mismatch.diff,
+        diff: kept_diff(mismatch.diff),
     }
+}
+
+/// A diff cut after its last whole line within [`KEPT_MAX`] bytes, saying
+/// how much was left out: an answer's output can be as long as a line may
+/// be, and every report keeps its diff.
+fn kept_diff(diff: String) -> String {
+    if diff.len() <= KEPT_MAX {
+        return diff;
+    }
+    let mut end = KEPT_MAX;
+    while !diff.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = diff[..end].rfind('\n').map_or(end, |at| at + 1);
+    let mut cut = diff[..end].to_string();
+    if !cut.ends_with('\n') {
+        cut.push('\n');
+    }
+    cut.push_str(&format!(
+        "… the diff is cut here: {} more bytes\n",
+        diff.len() - end
+    ));
+    cut
 }

@@ -14,6 +14,7 @@ use disclose::golden::visible;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{Value, json};
 
+use super::process::Offending;
 use super::{Expect, Expectation, Outcome, Run};
 use crate::cli::markdown::cell;
 use crate::cli::term::Paint;
@@ -511,7 +512,8 @@ impl Report {
                 "errored",
                 json!({
                     "message": t.what,
-                    "offending": t.offending.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()),
+                    "offending": t.offending.as_ref().map(|b| String::from_utf8_lossy(&b.head).into_owned()),
+                    "offending_bytes": t.offending.as_ref().map(|b| b.len),
                     "stderr": t.stderr,
                 }),
             ),
@@ -693,12 +695,10 @@ fn cell_detail(run: &Run, case: &str, outcome: &Outcome, verdict: Verdict) -> St
 }
 
 /// Bytes an implementation wrote, on one line, invisible bytes visible,
-/// cut after [`SHOWN_MAX`] bytes.
-pub fn shown(bytes: &[u8]) -> String {
-    let (head, cut) = match bytes.get(..SHOWN_MAX) {
-        Some(head) if bytes.len() > SHOWN_MAX => (head, bytes.len() - SHOWN_MAX),
-        _ => (bytes, 0),
-    };
+/// cut after [`SHOWN_MAX`] bytes (of the first `KEPT_MAX` it kept).
+pub fn shown(bytes: &Offending) -> String {
+    let head = &bytes.head[..bytes.head.len().min(SHOWN_MAX)];
+    let cut = bytes.len - head.len();
     let mut text = visible_line(head);
     if cut > 0 {
         let _ = write!(text, "… ({cut} more bytes)");
