@@ -109,12 +109,26 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
             asked.push(w);
         }
     }
-    let df = |t: &String| {
-        (fields.iter())
-            .filter(|(f, _)| f.iter().any(|s| s.contains(t)))
-            .count()
-    };
-    let dfv = |w: &String| fields.iter().filter(|(_, v)| v.contains(w)).count();
+    // `df` and `dfv` counted in one pass over every candidate, per query.
+    let mut df_of: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut dfv_of: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for ([name, text, params], words) in &fields {
+        let held: BTreeSet<&str> = name
+            .iter()
+            .chain(text)
+            .chain(params)
+            .map(String::as_str)
+            .collect();
+        for t in held {
+            *df_of.entry(t).or_default() += 1;
+        }
+        let distinct: BTreeSet<&str> = words.iter().map(String::as_str).collect();
+        for w in distinct {
+            *dfv_of.entry(w).or_default() += 1;
+        }
+    }
+    let df = |t: &String| df_of.get(t.as_str()).copied().unwrap_or(0);
+    let dfv = |w: &String| dfv_of.get(w.as_str()).copied().unwrap_or(0);
     let stems: BTreeSet<String> = (asked.iter())
         .map(|w| stem(w).into_owned())
         .filter(|t| df(t) > 0)

@@ -22,6 +22,13 @@ use crate::transcript::{self, Block, DecodeError};
 /// Lines of context around each change in a diff.
 pub const CONTEXT_LINES: usize = 3;
 
+/// The longest one unified diff may search for the fewest edits before it
+/// settles for a correct but longer diff: Myers' search is quadratic in the
+/// lines that differ, so two blocks of 100,000 lines that share none would
+/// otherwise hold `check` for minutes (docs/decisions.md, "A diff searches
+/// for at most two seconds").
+pub const DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Stands for a tab in a visible line: its Unicode control picture, like
 /// every other C0 control (not `→`, which the reports use for "became").
 pub const TAB: char = '␉';
@@ -212,7 +219,9 @@ pub fn diff(golden: &[u8], actual: &[u8]) -> String {
 pub fn unified(old: &[u8], new: &[u8], old_label: &str, new_label: &str) -> String {
     let old = visible(old);
     let new = visible(new);
-    TextDiff::from_lines(old.as_str(), new.as_str())
+    TextDiff::configure()
+        .timeout(DIFF_TIMEOUT)
+        .diff_lines(old.as_str(), new.as_str())
         .unified_diff()
         .context_radius(CONTEXT_LINES)
         .header(old_label, new_label)

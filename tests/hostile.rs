@@ -516,3 +516,29 @@ fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().unwrap();
     assert!(status.success());
 }
+
+/// `check --impl` reads the corpus and goldens as `check` does: a FIFO
+/// golden and a dangling session link are errors against their paths, and
+/// the other case still runs through the implementation.
+#[test]
+fn check_impl_refuses_unusable_entries_and_runs_the_rest() {
+    let project = Project::new();
+    project.write("corpora/suite/alpha.jsonl", ALPHA.as_bytes());
+    project.write("corpora/suite/beta.jsonl", ALPHA.as_bytes());
+    project.write("golden/suite/alpha.txt", ALPHA_GOLDEN.as_bytes());
+    mkfifo(&project.path("golden/suite/beta.txt"));
+    symlink("nobody@host.1", project.path("corpora/suite/.#alpha.jsonl")).unwrap();
+    let serve = format!("{} serve", env!("CARGO_BIN_EXE_disclose"));
+    let run = project.run(&["check", "--impl", &serve], &[], ORDINARY);
+    let out = run.both();
+    assert_eq!(run.code(), Some(2), "{out}");
+    assert!(
+        out.contains("failed to read \"golden/suite/beta.txt\": is a FIFO, not a regular file"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"corpora/suite/.#alpha.jsonl\": is a link to nothing"),
+        "{out}"
+    );
+    assert!(out.contains("1 passed"), "alpha still runs: {out}");
+}

@@ -41,6 +41,7 @@ use disclose::{golden, transcript};
 
 use super::partition::Partition;
 use crate::cli::corpus::{self, SessionFile};
+use crate::cli::files::{FileError, GoldenTree, read_regular};
 use crate::cli::protocol::{self, Answer, HelloReply, Kind};
 use crate::cli::term::{Paint, Progress};
 use crate::cli::{Exit, emit};
@@ -175,11 +176,7 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
             None => Expectations::default(),
         });
     }
-    let corpus = corpus::discover(request.dir)?;
-    for entry in &corpus.unreadable {
-        eprintln!("disclose: {entry}");
-    }
-    let files = corpus.files;
+    let corpus::Corpus { files, unreadable } = corpus::discover(request.dir)?;
     if files.is_empty() {
         bail!(
             "no sessions (*.jsonl) under \"{}\"; an empty corpus checks nothing",
@@ -263,6 +260,11 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
     for error in &expect_errors {
         eprintln!("disclose: {error:#}; its implementation was judged without it");
     }
+    // Corpus entries that could not be used ran nowhere: one error each,
+    // after the report, as the in-process check says them.
+    for entry in &unreadable {
+        eprintln!("disclose: {entry}");
+    }
     if let Some(path) = request.json {
         let text = serde_json::to_string_pretty(&report.json())?;
         super::write_file(path, format!("{text}\n").as_bytes())?;
@@ -277,7 +279,10 @@ pub fn run(request: &Request<'_>) -> Result<Exit> {
         super::write_file(path, report.markdown().as_bytes())?;
     }
     Ok(
-        if !io.is_empty() || !expect_errors.is_empty() || report.runs.iter().any(|r| r.unstartable)
+        if !io.is_empty()
+            || !expect_errors.is_empty()
+            || !unreadable.is_empty()
+            || report.runs.iter().any(|r| r.unstartable)
         {
             Exit::Usage
         } else if report.all_good() {
@@ -363,8 +368,9 @@ fn prepare_all(
     settings: &Settings,
     runs: &[SyncSender<Prep>],
 ) {
+    let tree = GoldenTree::new(golden_dir);
     for file in cases {
-        let prep = prepare(file, golden_dir, settings);
+        let prep = prepare(file, &tree, settings);
         let mut anyone = false;
         for run in runs {
             anyone |= run.send(prep.clone()).is_ok();
@@ -377,8 +383,8 @@ fn prepare_all(
 
 /// Reads a session and its golden. Only a session that parses is sent; its
 /// ops go out as the file's own text, one object per op.
-fn prepare(file: &SessionFile, golden_dir: &Path, settings: &Settings) -> Prep {
-    let bytes = match std::fs::read(&file.path) {
+fn prepare(file: &SessionFile, tree: &GoldenTree, settings: &Settings) -> Prep {
+    let bytes = match read_regular(&file.path, u64::MAX, "a session") {
         Ok(bytes) => bytes,
         Err(e) => return Prep::Io(format!("failed to read \"{}\": {e}", file.path.display())),
     };
@@ -391,16 +397,19 @@ fn prepare(file: &SessionFile, golden_dir: &Path, settings: &Settings) -> Prep {
             ));
         }
     };
-    let golden_path = file.golden(golden_dir);
+    let golden_rel = file.golden_rel();
+    let golden_path = tree.shown(&golden_rel);
     if file.name() == "vocabulary" {
         return Prep::Corpus(format!(
             "its golden would be \"{}\", which holds the vocabulary; rename the session",
             golden_path.display()
         ));
     }
-    let golden = match std::fs::read(&golden_path) {
+    // A regular file of at most the golden limit, never through a link in
+    // the golden tree, as the in-process check reads it.
+    let golden = match tree.read(&golden_rel) {
         Ok(golden) => golden,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(FileError::Missing) => {
             return Prep::Corpus(format!(
                 "no golden \"{}\"; bless it with the in-process check (`{}`)",
                 golden_path.display(),
