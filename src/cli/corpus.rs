@@ -28,11 +28,6 @@ impl SessionFile {
         self.rel.strip_suffix(".jsonl").unwrap_or(&self.rel)
     }
 
-    /// Where its golden lives under `golden_dir`.
-    pub fn golden(&self, golden_dir: &Path) -> PathBuf {
-        golden_dir.join(self.golden_rel())
-    }
-
     /// Its golden's path relative to the golden tree, with `.txt`.
     pub fn golden_rel(&self) -> String {
         format!("{}.txt", self.name())
