@@ -89,12 +89,14 @@ fn the_library_alone_brings_no_harness_crate() {
     direct.dedup();
     // Depth 2 from the scratch crate is disclose's own dependencies:
     // rapidfuzz is `call.unknown`'s edit distance, serde the session
-    // reader's derive (docs/decisions.md).
+    // reader's derive (docs/decisions.md), memchr the strict JSON reader's
+    // line count.
     assert_eq!(
         direct,
         [
             "blake3",
             "jsonschema",
+            "memchr",
             "rapidfuzz",
             "serde",
             "serde_json",
