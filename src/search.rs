@@ -213,6 +213,49 @@ struct Built {
     dfv: BTreeMap<String, u32>,
     /// Each candidate's vector `v(c)` and `isqrt(v(c)·v(c))`.
     vectors: Vec<(Vector, i128)>,
+    /// The same vectors in 32-bit components, with the largest magnitude of
+    /// each, where every component fits: the fast path of [`Narrow::dot`].
+    narrow: Vec<Option<Narrow>>,
+}
+
+/// A vector whose components all fit in `i32`, and the largest of their
+/// magnitudes. Beside the rule, not instead of it: [`Narrow::dot`] is the
+/// i128 [`dot`] of SPEC §5 exactly whenever [`Narrow::exact_with`] says the
+/// i64 sum cannot overflow (128 products of at most `a·b` each), and the
+/// ranking falls back to [`dot`] otherwise. Real text stays far inside it.
+#[derive(Debug, Clone)]
+struct Narrow {
+    components: [i32; DIMENSIONS],
+    largest: i64,
+}
+
+impl Narrow {
+    fn of(vector: &Vector) -> Option<Narrow> {
+        let mut components = [0i32; DIMENSIONS];
+        let mut largest = 0i64;
+        for (to, &from) in components.iter_mut().zip(vector) {
+            *to = i32::try_from(from).ok()?;
+            largest = largest.max(from.abs());
+        }
+        Some(Narrow {
+            components,
+            largest,
+        })
+    }
+
+    /// Whether the i64 sum of the products with `other` is exact.
+    fn exact_with(&self, other: &Narrow) -> bool {
+        i128::from(self.largest) * i128::from(other.largest) * DIMENSIONS as i128
+            <= i128::from(i64::MAX)
+    }
+
+    /// `a·b` in i64 lanes (which the compiler vectorizes); exact under
+    /// [`Narrow::exact_with`].
+    fn dot(&self, other: &Narrow) -> i64 {
+        (self.components.iter().zip(&other.components))
+            .map(|(x, y)| i64::from(*x) * i64::from(*y))
+            .sum()
+    }
 }
 
 impl Built {
@@ -275,7 +318,7 @@ impl Built {
         let weighted: Vec<(i64, Vec<u32>)> = (words.iter().zip(&dfv))
             .map(|(word, &df)| (i64::from(weight(n, df as usize)), pieces(word)))
             .collect();
-        let vectors = counted
+        let vectors: Vec<(Vector, i128)> = counted
             .iter()
             .map(|held| {
                 let mut vector = [0i64; DIMENSIONS];
@@ -290,11 +333,13 @@ impl Built {
         let dfv = (ids.into_iter())
             .map(|(word, word_id)| (word, dfv[word_id as usize]))
             .collect();
+        let narrow = vectors.iter().map(|(v, _)| Narrow::of(v)).collect();
         Built {
             n,
             stems,
             dfv,
             vectors,
+            narrow,
         }
     }
 
@@ -339,8 +384,15 @@ impl Built {
             );
         }
         let query_norm = isqrt_of(dot(&query_vector, &query_vector));
-        (lex.into_iter().zip(&self.vectors))
-            .map(|(lex, (vector, norm))| (lex, cosine(&query_vector, query_norm, vector, *norm)))
+        let query_narrow = Narrow::of(&query_vector);
+        (lex.into_iter().zip(&self.vectors).zip(&self.narrow))
+            .map(|((lex, (vector, norm)), narrow)| {
+                let product = match (&query_narrow, narrow) {
+                    (Some(q), Some(c)) if q.exact_with(c) => i128::from(q.dot(c)),
+                    _ => dot(&query_vector, vector),
+                };
+                (lex, cosine(product, query_norm, *norm))
+            })
             .collect()
     }
 
@@ -358,9 +410,9 @@ impl Built {
     }
 }
 
-/// SPEC §5 `cos(c)`: `⌊1024 · (q·c) / (nq · nc)⌋`, floored also when the
-/// dot product is negative; 0 when either norm is.
-fn cosine(query: &Vector, query_norm: i128, vector: &Vector, norm: i128) -> i128 {
+/// SPEC §5 `cos(c)`: `⌊1024 · (q·c) / (nq · nc)⌋` of the dot product
+/// `q·c`, floored also when it is negative; 0 when either norm is.
+fn cosine(product: i128, query_norm: i128, norm: i128) -> i128 {
     if query_norm <= 0 || norm <= 0 {
         return 0;
     }
@@ -368,7 +420,7 @@ fn cosine(query: &Vector, query_norm: i128, vector: &Vector, norm: i128) -> i128
     if crate::mutant::no_vectors() {
         return 0;
     }
-    let scaled = dot(query, vector).wrapping_mul(1024);
+    let scaled = product.wrapping_mul(1024);
     let divisor = query_norm.wrapping_mul(norm).max(1);
     #[cfg(any(test, feature = "mutants"))]
     if crate::mutant::truncating_division() {
@@ -462,12 +514,18 @@ impl SearchIndex {
             .filter(|&(_, score)| score > 0)
             .map(|(at, score)| (score, name_of(at), at))
             .collect();
-        hits.sort_unstable_by(|a, b| {
+        let order = |a: &(i128, &str, usize), b: &(i128, &str, usize)| {
             (b.0.cmp(&a.0))
                 .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
                 .then_with(|| a.2.cmp(&b.2))
-        });
-        hits.truncate(DESCRIBE_HITS);
+        };
+        // The order is total, so the first DESCRIBE_HITS selected and then
+        // sorted are the first DESCRIBE_HITS of the whole sorted list.
+        if hits.len() > DESCRIBE_HITS {
+            hits.select_nth_unstable_by(DESCRIBE_HITS - 1, order);
+            hits.truncate(DESCRIBE_HITS);
+        }
+        hits.sort_unstable_by(order);
         hits.into_iter().map(|(_, _, at)| at).collect()
     }
 }
@@ -695,12 +753,57 @@ mod tests {
             }
         });
         // q·c = -3, nq = 3, nc = isqrt(26) = 5: ⌊-3072 / 15⌋ = -205 (not -204).
-        assert_eq!(cosine(&q, 3, &c, 5), -205);
+        assert_eq!(cosine(dot(&q, &c), 3, 5), -205);
         crate::mutant::with(crate::mutant::Mutant::TruncatingDivision, || {
-            assert_eq!(cosine(&q, 3, &c, 5), -204);
+            assert_eq!(cosine(dot(&q, &c), 3, 5), -204);
         });
-        assert_eq!(cosine(&q, 0, &c, 5), 0);
-        assert_eq!(cosine(&q, 3, &c, 0), 0);
+        assert_eq!(cosine(dot(&q, &c), 0, 5), 0);
+        assert_eq!(cosine(dot(&q, &c), 3, 0), 0);
+        // The narrow fast path gives the same product.
+        let (nq, nc) = (Narrow::of(&q).unwrap(), Narrow::of(&c).unwrap());
+        assert!(nq.exact_with(&nc));
+        assert_eq!(i128::from(nq.dot(&nc)), dot(&q, &c));
+    }
+
+    /// The narrow dot product is the i128 one wherever it claims to be
+    /// exact, and claims it only where the i64 sum cannot overflow: checked
+    /// on random vectors at every magnitude up to `i32`'s edge.
+    #[test]
+    fn the_narrow_dot_is_the_wide_one_where_it_is_exact() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let (mut exact, mut refused) = (0, 0);
+        for round in 0..4000u32 {
+            let bits = 1 + round % 33;
+            let mut draw = || {
+                let v: Vector = std::array::from_fn(|_| {
+                    let r = (next() >> (64 - bits)) as i64;
+                    if next() & 1 == 0 { r } else { -r }
+                });
+                v
+            };
+            let (a, b) = (draw(), draw());
+            let wide = dot(&a, &b);
+            match (Narrow::of(&a), Narrow::of(&b)) {
+                (Some(x), Some(y)) if x.exact_with(&y) => {
+                    assert_eq!(i128::from(x.dot(&y)), wide);
+                    exact += 1;
+                }
+                (Some(x), Some(y)) => {
+                    // Refused only when the bound could be passed.
+                    assert!(x.largest as i128 * y.largest as i128 * 128 > i64::MAX as i128);
+                    refused += 1;
+                }
+                _ => assert!(a.iter().chain(&b).any(|c| i32::try_from(*c).is_err())),
+            }
+        }
+        assert!(exact > 1000 && refused > 100, "{exact} {refused}");
     }
 
     #[test]
