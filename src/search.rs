@@ -703,6 +703,60 @@ mod tests {
         assert_eq!(cosine(&q, 3, &c, 0), 0);
     }
 
+    /// Issue 18's "a negative cosine, where the floor matters": the shipped
+    /// session's describe lists crm__find_contact first because describe's
+    /// cosine, −12.56 on the 1024 scale, floors to −13 (score 998, a tie
+    /// that crm__find_contact wins by name); truncated to −12 it would score
+    /// 1000 and lead. The scores were worked out apart from the library, in
+    /// exact integers from the spec (the session's `about` has them).
+    #[test]
+    fn the_floor_decides_the_first_hit_of_the_shipped_session() {
+        use crate::mutant::{self, Mutant};
+        let session = crate::session::parse(include_bytes!(
+            "../corpora/describe_v3/negative_cosine_floor_decides_the_first_hit.jsonl"
+        ))
+        .expect("a shipped session parses");
+        let query = "family name for a birthday";
+        let answer = |replayed: &crate::replay::Replay| {
+            let step = (replayed.steps.iter().rev())
+                .find(|step| step.op == "describe")
+                .expect("the session describes");
+            let run = replayed.run.as_ref().expect("the session starts a run");
+            let scores: Vec<(String, i128)> = (run.ranked_scores(query).into_iter())
+                .filter(|(name, _)| ["call", "crm__find_contact", "describe"].contains(name))
+                .map(|(name, score)| (name.to_string(), score))
+                .collect();
+            let first: Vec<String> = (step.output.lines().skip(1).take(2))
+                .map(|line| line.split(':').next().unwrap_or_default().to_string())
+                .collect();
+            (first, scores)
+        };
+        let scores = |call, describe| {
+            vec![
+                ("call".to_string(), call),
+                ("crm__find_contact".to_string(), 998),
+                ("describe".to_string(), describe),
+            ]
+        };
+        assert_eq!(
+            answer(&crate::replay::replay(&session)),
+            (
+                vec!["- crm__find_contact".to_string(), "- describe".to_string()],
+                scores(972, 998)
+            )
+        );
+        let truncated = mutant::with(Mutant::TruncatingDivision, || {
+            answer(&crate::replay::replay(&session))
+        });
+        assert_eq!(
+            truncated,
+            (
+                vec!["- describe".to_string(), "- crm__find_contact".to_string()],
+                scores(974, 1000)
+            )
+        );
+    }
+
     #[test]
     fn isqrt_is_the_largest_root() {
         for (x, r) in [
