@@ -806,6 +806,115 @@ mod tests {
         assert!(exact > 1000 && refused > 100, "{exact} {refused}");
     }
 
+    /// What a shipped session's last describe lists (names only), and the
+    /// scores of `names`, replayed with `mutant` planted or without one.
+    fn replayed_describe(
+        session: &[u8],
+        query: &str,
+        names: &[&str],
+        mutant: Option<crate::mutant::Mutant>,
+    ) -> (Vec<String>, Vec<(String, i128)>) {
+        let session = crate::session::parse(session).expect("a shipped session parses");
+        let answer = || {
+            let replayed = crate::replay::replay(&session);
+            let step = (replayed.steps.iter().rev())
+                .find(|step| step.op == "describe")
+                .expect("the session describes");
+            let listed = (step.output.lines().skip(1))
+                .map(|line| line.trim_start_matches("- ").split(':').next())
+                .map(|name| name.unwrap_or_default().to_string())
+                .collect();
+            let run = replayed.run.as_ref().expect("the session starts a run");
+            let scores = (run.ranked_scores(query).into_iter())
+                .filter(|(name, _)| names.contains(name))
+                .map(|(name, score)| (name.to_string(), score))
+                .collect();
+            (listed, scores)
+        };
+        match mutant {
+            Some(mutant) => crate::mutant::with(mutant, answer),
+            None => answer(),
+        }
+    }
+
+    fn owned<const N: usize>(pairs: [(&str, i128); N]) -> Vec<(String, i128)> {
+        pairs.map(|(name, score)| (name.to_string(), score)).into()
+    }
+
+    /// Issue 18's "a negative cosine, where the floor matters", the first
+    /// hit: describe's cosine, −12.56 on the 1024 scale, floors to −13
+    /// (score 998, a tie that crm__find_contact wins by name); truncated to
+    /// −12 it would score 1000 and lead. The scores were worked out apart
+    /// from the library, in exact integers from the spec (the session's
+    /// `about` has them).
+    #[test]
+    fn the_floor_decides_the_first_hit_of_the_shipped_session() {
+        use crate::mutant::Mutant::TruncatingDivision;
+        let session = include_bytes!(
+            "../corpora/describe_v3/negative_cosine_floor_decides_the_first_hit.jsonl"
+        );
+        let query = "family name for a birthday";
+        let names = ["call", "crm__find_contact", "describe"];
+        let listed = |first: &str, second: &str| {
+            let rest = [
+                "call",
+                "mail__send_email",
+                "chat__post_message",
+                "stocks__quote",
+            ];
+            [[first, second].as_slice(), &rest]
+                .concat()
+                .into_iter()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            replayed_describe(session, query, &names, None),
+            (
+                listed("crm__find_contact", "describe"),
+                owned([("call", 972), ("crm__find_contact", 998), ("describe", 998)])
+            )
+        );
+        assert_eq!(
+            replayed_describe(session, query, &names, Some(TruncatingDivision)),
+            (
+                listed("describe", "crm__find_contact"),
+                owned([
+                    ("call", 974),
+                    ("crm__find_contact", 998),
+                    ("describe", 1000)
+                ])
+            )
+        );
+    }
+
+    /// The same, the `score > 0` cut: describe's keyword term is 256 and its
+    /// cosine −127.61, floored to −128, so it scores 0 and is not listed;
+    /// truncated to −127 it would score 2 and be listed third.
+    #[test]
+    fn the_floor_drops_a_candidate_of_the_shipped_session() {
+        use crate::mutant::Mutant::TruncatingDivision;
+        let session =
+            include_bytes!("../corpora/describe_v3/negative_cosine_floor_drops_a_candidate.jsonl");
+        let query = "French hospital list";
+        let names = ["describe", "github__list_pull_requests"];
+        let listed = ["fs__list_directory", "github__list_pull_requests"].map(String::from);
+        assert_eq!(
+            replayed_describe(session, query, &names, None),
+            (
+                listed.to_vec(),
+                owned([("describe", 0), ("github__list_pull_requests", 856)])
+            )
+        );
+        assert_eq!(
+            replayed_describe(session, query, &names, Some(TruncatingDivision)),
+            (
+                [listed.as_slice(), &["describe".to_string()]].concat(),
+                owned([("describe", 2), ("github__list_pull_requests", 858)])
+            )
+        );
+    }
+
     #[test]
     fn isqrt_is_the_largest_root() {
         for (x, r) in [
