@@ -453,10 +453,14 @@ fn decl() -> impl Strategy<Value = Decl> {
 
 fn query() -> impl Strategy<Value = String> {
     let extra = select(&["zebra", "the", "a", "ISSUE", "getIssue", "list_issues"][..]);
-    (phrase(1, 3), vec(extra, 0..2)).prop_map(|(mut words, extra)| {
-        words.extend(extra);
-        words.join(" ")
-    })
+    (phrase(1, 3), vec(extra, 0..2))
+        .prop_map(|(mut words, extra)| {
+            words.extend(extra);
+            words.join(" ")
+        })
+        // Three of the 108-byte word pass the limit: such a query is
+        // `describe.query`, not a ranking (SPEC §5's validation).
+        .prop_filter("a valid query", |q| q.len() <= disclose::QUERY_MAX_BYTES)
 }
 
 /// Admits `decls` in order (refusals skipped) and starts the run, as a
