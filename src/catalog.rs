@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 
-use crate::canonical::{is_canonical_of, write_string, write_value};
+use crate::canonical::{write_string, write_value};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::fit::FitPlan;
 use crate::hint::hint;
@@ -228,11 +228,7 @@ impl Catalog {
         static DOORS: OnceLock<[AdmittedTool; 2]> = OnceLock::new();
         let doors = DOORS.get_or_init(|| {
             [crate::describe_decl(), crate::call_decl()].map(|decl| {
-                AdmittedTool::new(
-                    &decl,
-                    decl.name.clone(),
-                    &SchemaFacts::of(&decl.input_schema),
-                )
+                AdmittedTool::new(&decl, decl.name.clone(), &schema_facts(&decl.input_schema))
             })
         });
         for tool in doors {
@@ -465,27 +461,16 @@ impl Catalog {
 /// first call to any tool of an equal schema (a pure function of it).
 #[derive(Debug)]
 struct SchemaFacts {
-    /// The allocation of the schema these facts were computed from. Weak,
-    /// so the memo keeps no schema alive; while it exists the allocation is
-    /// never reused, nor mutated in place (`Arc::get_mut` and
-    /// `Arc::make_mut` move away from an allocation that has weak
-    /// pointers), so the same address is the same schema.
-    schema: Weak<Value>,
     text: Arc<str>,
     valid: bool,
     plan: Arc<OnceLock<FitPlan>>,
 }
 
 impl SchemaFacts {
-    fn of(schema: &Arc<Value>) -> SchemaFacts {
-        // Most tool schemas' texts fit in this at once, instead of growing
-        // through eight sizes (it is copied into the shared `Arc<str>`, so
-        // the room is not kept). Below the allocator's large-chunk size.
-        let mut text = String::with_capacity(960);
-        write_value(&mut text, schema);
+    /// The facts of `schema`, whose canonical text is `text`.
+    fn of(schema: &Value, text: Arc<str>) -> SchemaFacts {
         SchemaFacts {
-            schema: Arc::downgrade(schema),
-            text: text.into(),
+            text,
             valid: crate::metaschema::is_valid(schema),
             plan: Arc::default(),
         }
@@ -498,92 +483,62 @@ impl SchemaFacts {
 /// Catalogs admit the same server schemas run after run, and a harness
 /// replays each session again for SPEC §13 I3, I4 and I7; the facts are a
 /// pure function of the schema, so they are computed once per process and
-/// shared. The memo is found by a hash of the schema's tree (its strings'
-/// bytes and its shape) and a hit is taken only when the remembered facts
-/// are of the same allocation, or their canonical text is exactly the
-/// schema's (compared while walking the schema, nothing written), so a hash
-/// collision costs a recomputation, never a wrong answer. The memo holds
-/// texts and plans, never a schema. Bounded: past `LIMIT` entries it starts
-/// over.
+/// shared. A schema seen before in the same allocation is found by its
+/// address (the memo's weak pointer keeps the address from being reused);
+/// any other is found by its canonical text, which a miss needs anyway, so
+/// a hit is an equal schema, compared byte for byte, and nothing is hashed.
+/// The memo holds texts and plans, never a schema. Bounded: past `LIMIT`
+/// texts it starts over.
 fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
     const LIMIT: usize = 1 << 12;
-    static MEMO: Mutex<BTreeMap<u64, Arc<SchemaFacts>>> = Mutex::new(BTreeMap::new());
-    let mut hasher = TreeHasher(0);
-    hasher.value(schema);
-    let key = hasher.0;
-    let seen = MEMO.lock().ok().and_then(|memo| memo.get(&key).cloned());
-    if let Some(facts) = seen
-        && (std::ptr::eq(facts.schema.as_ptr(), Arc::as_ptr(schema))
-            || is_canonical_of(&facts.text, schema))
-    {
+    /// Facts by canonical text, and by the address of a schema they were
+    /// found for (with a weak pointer to it).
+    struct Memo {
+        by_text: BTreeMap<Arc<str>, Arc<SchemaFacts>>,
+        by_address: BTreeMap<usize, (Weak<Value>, Arc<SchemaFacts>)>,
+    }
+    static MEMO: Mutex<Memo> = Mutex::new(Memo {
+        by_text: BTreeMap::new(),
+        by_address: BTreeMap::new(),
+    });
+    let address = Arc::as_ptr(schema) as usize;
+    // While the weak pointer lives the allocation is never freed, so a
+    // schema at this address is the one the entry was made for.
+    let seen = (MEMO.lock().ok()).and_then(|memo| {
+        memo.by_address
+            .get(&address)
+            .map(|(_, facts)| Arc::clone(facts))
+    });
+    if let Some(facts) = seen {
         return facts;
     }
-    let facts = Arc::new(SchemaFacts::of(schema));
-    if let Ok(mut memo) = MEMO.lock() {
-        if memo.len() >= LIMIT {
-            memo.clear();
+    // Most tool schemas' texts fit in this at once, instead of growing
+    // through eight sizes (it is copied into the shared `Arc<str>`, so the
+    // room is not kept). Below the allocator's large-chunk size.
+    let mut text = String::with_capacity(960);
+    write_value(&mut text, schema);
+    let Ok(mut memo) = MEMO.lock() else {
+        return Arc::new(SchemaFacts::of(schema, text.into()));
+    };
+    let facts = match memo.by_text.get(text.as_str()) {
+        Some(facts) => Arc::clone(facts),
+        None => {
+            if memo.by_text.len() >= LIMIT {
+                memo.by_text.clear();
+                memo.by_address.clear();
+            }
+            let facts = Arc::new(SchemaFacts::of(schema, text.into()));
+            memo.by_text
+                .insert(Arc::clone(&facts.text), Arc::clone(&facts));
+            facts
         }
-        memo.insert(key, Arc::clone(&facts));
+    };
+    if memo.by_address.len() >= LIMIT {
+        memo.by_address.clear();
     }
+    memo.by_address
+        .insert(address, (Arc::downgrade(schema), Arc::clone(&facts)));
     facts
-}
-
-/// A fast, non-cryptographic hash of a JSON tree (the multiply-rotate of
-/// rustc's FxHasher, eight bytes at a time): only a memo's index, every hit
-/// is verified.
-struct TreeHasher(u64);
-
-impl TreeHasher {
-    fn word(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0; 8];
-            word.copy_from_slice(chunk);
-            self.word(u64::from_le_bytes(word));
-        }
-        let mut last = [0; 8];
-        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        self.word(u64::from_le_bytes(last));
-        self.word(bytes.len() as u64);
-    }
-
-    fn value(&mut self, value: &Value) {
-        match value {
-            Value::Null => self.word(1),
-            Value::Bool(b) => self.word(2 + u64::from(*b)),
-            Value::Number(n) => {
-                self.word(4);
-                match (n.as_u64(), n.as_i64(), n.as_f64()) {
-                    (Some(u), _, _) => self.word(u),
-                    (_, Some(i), _) => self.word(i as u64),
-                    (_, _, f) => self.word(f.map_or(0, f64::to_bits) ^ 0x5555),
-                }
-            }
-            Value::String(s) => {
-                self.word(5);
-                self.bytes(s.as_bytes());
-            }
-            Value::Array(items) => {
-                self.word(6);
-                self.word(items.len() as u64);
-                for item in items {
-                    self.value(item);
-                }
-            }
-            Value::Object(map) => {
-                self.word(7);
-                self.word(map.len() as u64);
-                for (key, item) in map {
-                    self.bytes(key.as_bytes());
-                    self.value(item);
-                }
-            }
-        }
-    }
 }
 
 /// Whether `text` is 64 lowercase hex digits.

@@ -3,10 +3,13 @@
 //! `contract3/` (where `NOTICE` and `LICENSE-Apache-2.0` say where they come
 //! from and under what licence), and `pieces`, the WordPiece split over it.
 //!
-//! The vocabulary is read into two sorted tables the first time a word is
-//! split, once per process: every entry, and the `##` entries without
-//! their `##` (a split's later pieces), so no lookup allocates.
+//! The vocabulary is read into two tables the first time a word is split,
+//! once per process: every entry, and the `##` entries without their `##`
+//! (a split's later pieces), so no lookup allocates, and each costs one
+//! hash of the piece (a split tries up to the longest entry's length at
+//! every position).
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// `contract3/wordpiece.txt`: 30,522 lines; line `i` (from 0) is entry `i`.
@@ -32,12 +35,16 @@ pub const PIECES_MAX_CHARS: usize = 100;
 /// A word's vector or a sum of them, in signed 64-bit integers (SPEC §5).
 pub type Vector = [i64; DIMENSIONS];
 
-/// The vocabulary, sorted for lookup.
+/// An entry's line by its bytes (foldhash's fixed-seed hasher: the map
+/// is only looked up, never iterated, so its order decides nothing).
+type Lines = HashMap<&'static str, u32, foldhash::fast::FixedState>;
+
+/// The vocabulary, for lookup.
 struct Vocabulary {
-    /// Every entry and its line, by the entry's bytes.
-    whole: Vec<(&'static str, u32)>,
+    /// Every entry and its line.
+    whole: Lines,
     /// Every `##` entry without its `##`, and its line.
-    continuing: Vec<(&'static str, u32)>,
+    continuing: Lines,
     /// The most characters of an entry of `whole`, and of `continuing`:
     /// no longer piece can match, so a split tries no longer one.
     whole_chars: usize,
@@ -48,45 +55,31 @@ fn vocabulary() -> &'static Vocabulary {
     static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
     VOCABULARY.get_or_init(|| {
         let text = std::str::from_utf8(WORDPIECE).unwrap_or_default();
-        let mut whole = Vec::with_capacity(30_522);
-        let mut continuing = Vec::new();
+        let mut vocabulary = Vocabulary {
+            whole: Lines::with_capacity_and_hasher(30_522, Default::default()),
+            continuing: Lines::with_capacity_and_hasher(6_000, Default::default()),
+            whole_chars: 0,
+            continuing_chars: 0,
+        };
         for (line, entry) in (0u32..).zip(text.split('\n')) {
             if line as usize * DIMENSIONS >= VECTORS.len() {
                 break;
             }
-            whole.push((entry, line));
+            // A repeated entry keeps its first line.
+            vocabulary.whole.entry(entry).or_insert(line);
+            vocabulary.whole_chars = vocabulary.whole_chars.max(entry.chars().count());
             if let Some(rest) = entry.strip_prefix("##") {
-                continuing.push((rest, line));
+                vocabulary.continuing.entry(rest).or_insert(line);
+                vocabulary.continuing_chars = vocabulary.continuing_chars.max(rest.chars().count());
             }
         }
-        // A repeated entry keeps its first line.
-        whole.sort_unstable();
-        whole.dedup_by(|later, first| later.0 == first.0);
-        continuing.sort_unstable();
-        continuing.dedup_by(|later, first| later.0 == first.0);
-        let most = |entries: &[(&str, u32)]| {
-            (entries.iter())
-                .map(|(e, _)| e.chars().count())
-                .max()
-                .unwrap_or(0)
-        };
-        Vocabulary {
-            whole_chars: most(&whole),
-            continuing_chars: most(&continuing),
-            whole,
-            continuing,
-        }
+        vocabulary
     })
-}
-
-fn lookup(entries: &[(&'static str, u32)], piece: &str) -> Option<u32> {
-    let at = entries.binary_search_by(|(e, _)| e.cmp(&piece)).ok()?;
-    entries.get(at).map(|(_, line)| *line)
 }
 
 /// The line of the vocabulary entry `entry`, if it is one.
 pub fn entry(entry: &str) -> Option<u32> {
-    lookup(&vocabulary().whole, entry)
+    vocabulary().whole.get(entry).copied()
 }
 
 /// SPEC §5 `pieces(w)`: the greedy longest-match-first WordPiece split of
@@ -116,7 +109,7 @@ pub fn pieces(word: &str) -> Vec<u32> {
         };
         let found = (from + 1..=chars.min(from + most)).rev().find_map(|end| {
             let piece = word.get(bounds[from]..bounds[end])?;
-            Some((end, lookup(entries, piece)?))
+            Some((end, *entries.get(piece)?))
         });
         let Some((end, line)) = found else {
             return Vec::new();

@@ -531,49 +531,62 @@ impl SearchIndex {
 }
 
 /// The [`Built`] search of `candidates`, remembered per process by their
-/// content: a BLAKE3 of every field, length-framed, so a hit is the same
-/// candidates in the same order. Bounded: past `LIMIT` candidates held it
-/// starts over. A planted mutant changes what is built, so under one the
-/// memo is neither read nor written.
+/// content. The key is the content itself, every field length-framed (the
+/// bytes are copied once, which costs less than hashing them), so a hit is
+/// the same candidates in the same order, found by comparing bytes: no
+/// hash, no collision. Bounded: past `LIMIT` candidates or `KEY_LIMIT`
+/// bytes of keys held it starts over. A planted mutant changes what is
+/// built, so under one the memo is neither read nor written.
 fn built(candidates: &[Candidate<'_>]) -> Arc<Built> {
     const LIMIT: usize = 1 << 15;
-    static MEMO: Mutex<BTreeMap<[u8; 32], Arc<Built>>> = Mutex::new(BTreeMap::new());
+    const KEY_LIMIT: usize = 1 << 24;
+    /// The memo and the bytes of its keys.
+    type Memo = (BTreeMap<Box<[u8]>, Arc<Built>>, usize);
+    static MEMO: Mutex<Memo> = Mutex::new((BTreeMap::new(), 0));
     #[cfg(any(test, feature = "mutants"))]
     if crate::mutant::any() {
         return Arc::new(Built::of(candidates));
     }
-    let mut hasher = blake3::Hasher::new();
-    let mut field = |bytes: &[u8]| {
-        hasher.update(&(bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
+    let mut key = Vec::with_capacity(candidates.len() * 512);
+    let field = |key: &mut Vec<u8>, bytes: &[u8]| {
+        key.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        key.extend_from_slice(bytes);
     };
     for candidate in candidates {
-        field(candidate.name.as_bytes());
-        field(candidate.text.as_bytes());
-        let params: Vec<&str> = params_of(candidate.schema).collect();
-        field(&(params.len() as u64).to_le_bytes());
-        for part in params {
-            field(part.as_bytes());
+        field(&mut key, candidate.name.as_bytes());
+        field(&mut key, candidate.text.as_bytes());
+        // A skill (no schema) apart from a tool without params.
+        field(&mut key, &[u8::from(candidate.schema.is_some())]);
+        for part in params_of(candidate.schema) {
+            field(&mut key, part.as_bytes());
         }
-        field(&[u8::from(candidate.schema.is_some())]);
+        // The params' end: no field is `u64::MAX` bytes long.
+        key.extend_from_slice(&u64::MAX.to_le_bytes());
     }
-    let key: [u8; 32] = *hasher.finalize().as_bytes();
-    if let Some(found) = MEMO.lock().ok().and_then(|memo| memo.get(&key).cloned()) {
+    if let Some(found) = MEMO
+        .lock()
+        .ok()
+        .and_then(|memo| memo.0.get(&key[..]).cloned())
+    {
         return found;
     }
     let made = Arc::new(Built::of(candidates));
     if let Ok(mut memo) = MEMO.lock() {
-        let held: usize = memo.values().map(|b| b.n).sum();
-        if held + made.n > LIMIT {
-            memo.clear();
+        let (map, key_bytes) = &mut *memo;
+        let held: usize = map.values().map(|b| b.n).sum();
+        if held + made.n > LIMIT || *key_bytes + key.len() > KEY_LIMIT {
+            map.clear();
+            *key_bytes = 0;
         }
-        memo.insert(key, Arc::clone(&made));
+        *key_bytes += key.len();
+        map.insert(key.into_boxed_slice(), Arc::clone(&made));
     }
     made
 }
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn words_split_on_separators_and_lowercase() {
@@ -939,6 +952,38 @@ mod tests {
         // A field boundary moved is other content.
         let (moved, _) = indexed(&[("memo_a", "shared tex"), ("tmemo_b", "more")]);
         assert!(!Arc::ptr_eq(&first.built, &moved.built));
+        // A tool without params is not a skill, and a param moved from one
+        // tool to the next is other content.
+        let tools = |a: &Value, b: &Value| {
+            SearchIndex::new([
+                Candidate {
+                    name: "memo_c",
+                    text: "t",
+                    schema: Some(a),
+                },
+                Candidate {
+                    name: "memo_d",
+                    text: "t",
+                    schema: Some(b),
+                },
+            ])
+        };
+        let (none, one) = (json!({}), json!({"properties": {"repo": {}}}));
+        let bare = tools(&none, &none);
+        let skills = SearchIndex::new(["memo_c", "memo_d"].map(|name| Candidate {
+            name,
+            text: "t",
+            schema: None,
+        }));
+        assert!(!Arc::ptr_eq(&bare.built, &skills.built));
+        assert!(!Arc::ptr_eq(
+            &tools(&one, &none).built,
+            &tools(&none, &one).built
+        ));
+        assert!(Arc::ptr_eq(
+            &tools(&one, &none).built,
+            &tools(&one, &none).built
+        ));
     }
 
     #[test]
