@@ -6,8 +6,10 @@
 //! consumes it ([`Catalog::start`]) and yields a [`crate::Run`], whose
 //! admission methods can only answer `admit.frozen`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use foldhash::fast::FixedState;
 
 use serde_json::Value;
 
@@ -493,13 +495,15 @@ fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
     const LIMIT: usize = 1 << 12;
     /// Facts by canonical text, and by the address of a schema they were
     /// found for (with a weak pointer to it).
+    /// Hashed, not ordered: an ordered map of texts would follow a
+    /// pointer to a text at every comparison, a cache miss each.
     struct Memo {
-        by_text: BTreeMap<Arc<str>, Arc<SchemaFacts>>,
-        by_address: BTreeMap<usize, (Weak<Value>, Arc<SchemaFacts>)>,
+        by_text: HashMap<Arc<str>, Arc<SchemaFacts>, FixedState>,
+        by_address: HashMap<usize, (Weak<Value>, Arc<SchemaFacts>), FixedState>,
     }
     static MEMO: Mutex<Memo> = Mutex::new(Memo {
-        by_text: BTreeMap::new(),
-        by_address: BTreeMap::new(),
+        by_text: HashMap::with_hasher(FixedState::with_seed(0)),
+        by_address: HashMap::with_hasher(FixedState::with_seed(0)),
     });
     let address = Arc::as_ptr(schema) as usize;
     // While the weak pointer lives the allocation is never freed, so a

@@ -14,7 +14,7 @@
 //! every `df` and every `dfv` are too.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -200,6 +200,10 @@ fn hit(fields: u8) -> u64 {
         + u64::from(fields & IN_PARAMS != 0)
 }
 
+/// A word's entry, looked up by each query and never iterated, so the
+/// hasher's order decides nothing (foldhash's fixed seed).
+type Lookup<T> = HashMap<String, T, foldhash::fast::FixedState>;
+
 /// What a run's candidates are, for ranking: built once from their words,
 /// then read by every query (SPEC §5).
 #[derive(Debug)]
@@ -208,9 +212,9 @@ struct Built {
     n: usize,
     /// Each stem → the candidates whose fields hold it, and which fields:
     /// `df` is the list's length.
-    stems: BTreeMap<String, Vec<(u32, u8)>>,
+    stems: Lookup<Vec<(u32, u8)>>,
     /// Each vector word → `dfv`.
-    dfv: BTreeMap<String, u32>,
+    dfv: Lookup<u32>,
     /// Each candidate's vector `v(c)` and `isqrt(v(c)·v(c))`.
     vectors: Vec<(Vector, i128)>,
     /// The same vectors in 32-bit components, with the largest magnitude of
@@ -263,7 +267,7 @@ impl Built {
         let n = candidates.len();
         let mut ids: BTreeMap<String, u32> = BTreeMap::new();
         let mut words: Vec<String> = Vec::new();
-        let mut stems: BTreeMap<String, Vec<(u32, u8)>> = BTreeMap::new();
+        let mut stems: Lookup<Vec<(u32, u8)>> = Lookup::default();
         // Each candidate's vector words, as (word id, occurrences).
         let mut counted: Vec<Vec<(u32, i64)>> = Vec::with_capacity(n);
         let mut list = String::new();
