@@ -6,10 +6,8 @@
 //! consumes it ([`Catalog::start`]) and yields a [`crate::Run`], whose
 //! admission methods can only answer `admit.frozen`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
-
-use foldhash::fast::FixedState;
 
 use serde_json::Value;
 
@@ -17,6 +15,7 @@ use crate::canonical::{write_string, write_value};
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::fit::FitPlan;
 use crate::hint::hint;
+use crate::lookup::Lookup;
 use crate::mode::{Mode, Profile};
 use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
 use crate::refusal::{HashReason, Kind, Refusal, SchemaReason};
@@ -498,12 +497,12 @@ fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
     /// Hashed, not ordered: an ordered map of texts would follow a
     /// pointer to a text at every comparison, a cache miss each.
     struct Memo {
-        by_text: HashMap<Arc<str>, Arc<SchemaFacts>, FixedState>,
-        by_address: HashMap<usize, (Weak<Value>, Arc<SchemaFacts>), FixedState>,
+        by_text: Lookup<Arc<str>, Arc<SchemaFacts>>,
+        by_address: Lookup<usize, (Weak<Value>, Arc<SchemaFacts>)>,
     }
     static MEMO: Mutex<Memo> = Mutex::new(Memo {
-        by_text: HashMap::with_hasher(FixedState::with_seed(0)),
-        by_address: HashMap::with_hasher(FixedState::with_seed(0)),
+        by_text: Lookup::new(),
+        by_address: Lookup::new(),
     });
     let address = Arc::as_ptr(schema) as usize;
     // While the weak pointer lives the allocation is never freed, so a

@@ -9,8 +9,9 @@
 //! hash of the piece (a split tries up to the longest entry's length at
 //! every position).
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
+
+use crate::lookup::Lookup;
 
 /// `contract3/wordpiece.txt`: 30,522 lines; line `i` (from 0) is entry `i`.
 pub const WORDPIECE: &[u8] = include_bytes!("../contract3/wordpiece.txt");
@@ -35,9 +36,8 @@ pub const PIECES_MAX_CHARS: usize = 100;
 /// A word's vector or a sum of them, in signed 64-bit integers (SPEC §5).
 pub type Vector = [i64; DIMENSIONS];
 
-/// An entry's line by its bytes (foldhash's fixed-seed hasher: the map
-/// is only looked up, never iterated, so its order decides nothing).
-type Lines = HashMap<&'static str, u32, foldhash::fast::FixedState>;
+/// An entry's line by its bytes.
+type Lines = Lookup<&'static str, u32>;
 
 /// The vocabulary, for lookup.
 struct Vocabulary {
@@ -56,8 +56,8 @@ fn vocabulary() -> &'static Vocabulary {
     VOCABULARY.get_or_init(|| {
         let text = std::str::from_utf8(WORDPIECE).unwrap_or_default();
         let mut vocabulary = Vocabulary {
-            whole: Lines::with_capacity_and_hasher(30_522, Default::default()),
-            continuing: Lines::with_capacity_and_hasher(6_000, Default::default()),
+            whole: Lines::with_capacity(30_522),
+            continuing: Lines::with_capacity(6_000),
             whole_chars: 0,
             continuing_chars: 0,
         };
@@ -66,10 +66,10 @@ fn vocabulary() -> &'static Vocabulary {
                 break;
             }
             // A repeated entry keeps its first line.
-            vocabulary.whole.entry(entry).or_insert(line);
+            vocabulary.whole.insert_first(entry, line);
             vocabulary.whole_chars = vocabulary.whole_chars.max(entry.chars().count());
             if let Some(rest) = entry.strip_prefix("##") {
-                vocabulary.continuing.entry(rest).or_insert(line);
+                vocabulary.continuing.insert_first(rest, line);
                 vocabulary.continuing_chars = vocabulary.continuing_chars.max(rest.chars().count());
             }
         }

@@ -80,6 +80,7 @@ pub mod hint;
 pub mod import;
 pub mod invariants;
 pub mod json;
+mod lookup;
 mod metaschema;
 // `benches/support/realistic.rs` names this crate `disclose`; the
 // metaschema reach test includes it.

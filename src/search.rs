@@ -14,13 +14,14 @@
 //! every `df` and every `dfv` are too.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
 use crate::DESCRIBE_HITS;
 use crate::contract3::{DIMENSIONS, Vector, add_rows, pieces};
+use crate::lookup::Lookup;
 use crate::stem::stem;
 
 /// SPEC §5: the words a query drops, in byte order (75 of them).
@@ -200,10 +201,6 @@ fn hit(fields: u8) -> u64 {
         + u64::from(fields & IN_PARAMS != 0)
 }
 
-/// A word's entry, looked up by each query and never iterated, so the
-/// hasher's order decides nothing (foldhash's fixed seed).
-type Lookup<T> = HashMap<String, T, foldhash::fast::FixedState>;
-
 /// What a run's candidates are, for ranking: built once from their words,
 /// then read by every query (SPEC §5).
 #[derive(Debug)]
@@ -212,9 +209,9 @@ struct Built {
     n: usize,
     /// Each stem → the candidates whose fields hold it, and which fields:
     /// `df` is the list's length.
-    stems: Lookup<Vec<(u32, u8)>>,
+    stems: Lookup<String, Vec<(u32, u8)>>,
     /// Each vector word → `dfv`.
-    dfv: Lookup<u32>,
+    dfv: Lookup<String, u32>,
     /// Each candidate's vector `v(c)` and `isqrt(v(c)·v(c))`.
     vectors: Vec<(Vector, i128)>,
     /// The same vectors in 32-bit components, with the largest magnitude of
@@ -284,7 +281,7 @@ impl Built {
         let n = candidates.len();
         let mut ids: BTreeMap<String, u32> = BTreeMap::new();
         let mut words: Vec<String> = Vec::new();
-        let mut stems: Lookup<Vec<(u32, u8)>> = Lookup::default();
+        let mut stems: Lookup<String, Vec<(u32, u8)>> = Lookup::new();
         // Each candidate's vector words, as (word id, occurrences).
         let mut counted: Vec<Vec<(u32, i64)>> = Vec::with_capacity(n);
         let mut list = String::new();
@@ -324,7 +321,7 @@ impl Built {
                 }
             }
             for (stemmed, mask) in fields {
-                stems.entry(stemmed).or_default().push((id, mask));
+                stems.get_or_default(stemmed).push((id, mask));
             }
             counted.push(held.into_iter().collect());
         }
@@ -796,7 +793,7 @@ mod tests {
         // The narrow fast path gives the same product.
         let (nq, nc) = (Narrow::of(&q).unwrap(), Narrow::of(&c).unwrap());
         assert!(nq.exact_with(&nc));
-        assert_eq!(i128::from(nq.dot(&nc)), dot(&q, &c));
+        assert_eq!(nq.dot(&nc), dot(&q, &c));
     }
 
     /// The narrow dot product is the i128 one wherever it claims to be
