@@ -776,7 +776,7 @@ mod tests {
         // The narrow fast path gives the same product.
         let (nq, nc) = (Narrow::of(&q).unwrap(), Narrow::of(&c).unwrap());
         assert!(nq.exact_with(&nc));
-        assert_eq!(nq.dot(&nc), dot(&q, &c));
+        assert_eq!(i128::from(nq.dot(&nc)), dot(&q, &c));
     }
 
     /// The narrow dot product is the i128 one wherever it claims to be
