@@ -505,8 +505,10 @@ fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
         by_address: Lookup::new(),
     });
     let address = Arc::as_ptr(schema) as usize;
-    // While the weak pointer lives the allocation is never freed, so a
-    // schema at this address is the one the entry was made for.
+    // While the weak pointer lives the allocation is never freed, nor
+    // changed in place (`Arc::get_mut` refuses and `Arc::make_mut` moves
+    // away from an allocation with weak pointers), so a schema at this
+    // address is the one the entry was made for.
     let seen = (MEMO.lock().ok()).and_then(|memo| {
         memo.by_address
             .get(&address)
