@@ -4,10 +4,12 @@
 
 mod common;
 
+use common::Run;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 use tempfile::TempDir;
@@ -145,30 +147,6 @@ impl Project {
             command.env(key, value);
         }
         Run(command.output().unwrap())
-    }
-}
-
-struct Run(Output);
-
-impl Run {
-    fn code(&self) -> Option<i32> {
-        self.0.status.code()
-    }
-
-    fn stdout(&self) -> String {
-        String::from_utf8(self.0.stdout.clone()).unwrap()
-    }
-
-    fn stderr(&self) -> String {
-        String::from_utf8(self.0.stderr.clone()).unwrap()
-    }
-
-    fn last_line(&self) -> String {
-        self.stdout().lines().last().unwrap_or_default().to_string()
-    }
-
-    fn has_line(&self, line: &str) -> bool {
-        self.stdout().lines().any(|l| l == line)
     }
 }
 

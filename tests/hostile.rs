@@ -7,10 +7,12 @@
 
 mod common;
 
+use common::Run;
+
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -105,34 +107,6 @@ impl Project {
         let mut all = vec!["check"];
         all.extend_from_slice(args);
         self.run(&all, &[], ORDINARY)
-    }
-}
-
-struct Run(Output);
-
-impl Run {
-    fn code(&self) -> Option<i32> {
-        self.0.status.code()
-    }
-
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.0.stdout).into_owned()
-    }
-
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.0.stderr).into_owned()
-    }
-
-    fn both(&self) -> String {
-        format!("{}{}", self.stdout(), self.stderr())
-    }
-
-    fn last_line(&self) -> String {
-        self.stdout().lines().last().unwrap_or_default().to_string()
-    }
-
-    fn has_line(&self, line: &str) -> bool {
-        self.stdout().lines().any(|l| l == line)
     }
 }
 

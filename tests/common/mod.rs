@@ -33,3 +33,38 @@ pub fn write(root: &std::path::Path, rel: &str, text: &str) -> String {
     std::fs::write(&path, text).expect("the file is written");
     path.display().to_string()
 }
+
+/// A finished `disclose` run, read as a test reads it.
+pub struct Run(pub Output);
+
+impl Run {
+    /// The exit code (`None` when a signal ended it).
+    pub fn code(&self) -> Option<i32> {
+        self.0.status.code()
+    }
+
+    /// Standard output, as UTF-8.
+    pub fn stdout(&self) -> String {
+        stdout(&self.0)
+    }
+
+    /// Standard error, as UTF-8.
+    pub fn stderr(&self) -> String {
+        stderr(&self.0)
+    }
+
+    /// Standard output, then standard error.
+    pub fn both(&self) -> String {
+        format!("{}{}", self.stdout(), self.stderr())
+    }
+
+    /// The last line of standard output (empty when there is none).
+    pub fn last_line(&self) -> String {
+        self.stdout().lines().last().unwrap_or_default().to_string()
+    }
+
+    /// Whether standard output has exactly `line` as one of its lines.
+    pub fn has_line(&self, line: &str) -> bool {
+        self.stdout().lines().any(|l| l == line)
+    }
+}
