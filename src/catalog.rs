@@ -491,7 +491,10 @@ impl SchemaFacts {
 /// The memo holds texts and plans, never a schema. Bounded: past `LIMIT`
 /// texts it starts over.
 fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
-    const LIMIT: usize = 1 << 12;
+    // Recurring schemas are few (docs/decisions.md); a larger memo keeps
+    // megabytes of texts nobody asks for again among the replay's
+    // short-lived allocations.
+    const LIMIT: usize = 1 << 9;
     /// Facts by canonical text, and by the address of a schema they were
     /// found for (with a weak pointer to it).
     /// Hashed, not ordered: an ordered map of texts would follow a
