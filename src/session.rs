@@ -373,7 +373,7 @@ impl<'a> LineReader<'a> {
         }
     }
 
-    /// Checks the op's field names, then the line against the shipped schema.
+    /// Checks the op's field names: every required one present, none unknown.
     fn check_fields(
         &self,
         op: &str,
