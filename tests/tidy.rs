@@ -11,7 +11,10 @@
 //!   `mailto` links are not checked;
 //! - every `disclose <subcommand>` and `cargo run … -- <subcommand>` in a
 //!   README code block names a subcommand the binary lists in `--help`, and
-//!   every `script/X` the README names is an executable file.
+//!   every `script/X` the README names is an executable file;
+//! - every entry of `docs/decisions.md` carries its status on the line under
+//!   its heading: `*Status: accepted.*`, or `*Status: superseded by "…".*`
+//!   (or `superseded in part by`) naming the exact heading of a newer entry.
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -416,8 +419,82 @@ fn every_command_the_readme_runs_exists() {
     assert_none("every command the README runs exists", &violations);
 }
 
+/// What is wrong with the status lines of a decisions file, one message per
+/// entry, each with its line.
+fn bad_statuses(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let headings: Vec<(usize, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, line)| line.strip_prefix("## ").map(|h| (i, h)))
+        .collect();
+    let mut wrong = Vec::new();
+    for &(at, heading) in &headings {
+        let status = lines[at + 1..]
+            .iter()
+            .enumerate()
+            .find(|(_, line)| !line.trim().is_empty())
+            .map(|(i, line)| (at + 1 + i, *line));
+        let Some((number, line)) = status else {
+            wrong.push((at + 1, format!("\"{heading}\" has no status line")));
+            continue;
+        };
+        if line == "*Status: accepted.*" {
+            continue;
+        }
+        let named = line
+            .strip_prefix("*Status: superseded by \"")
+            .or_else(|| line.strip_prefix("*Status: superseded in part by \""))
+            .and_then(|rest| rest.strip_suffix("\".*"));
+        let Some(named) = named else {
+            wrong.push((
+                number + 1,
+                format!(
+                    "\"{heading}\": the line under the heading must be `*Status: accepted.*` or \
+                     `*Status: superseded [in part ]by \"<heading>\".*`, not `{line}`"
+                ),
+            ));
+            continue;
+        };
+        match headings.iter().find(|(_, h)| *h == named) {
+            Some(&(newer, _)) if newer > at => {}
+            Some(_) => wrong.push((
+                number + 1,
+                format!("\"{heading}\" is superseded by \"{named}\", which is not a newer entry"),
+            )),
+            None => wrong.push((
+                number + 1,
+                format!(
+                    "\"{heading}\" is superseded by \"{named}\", which is no heading of the file"
+                ),
+            )),
+        }
+    }
+    wrong
+}
+
+#[test]
+fn every_decision_carries_its_status() {
+    let path = root().join("docs/decisions.md");
+    let text = read(&path);
+    assert!(text.lines().filter(|l| l.starts_with("## ")).count() > 50);
+    let violations: Vec<String> = bad_statuses(&text)
+        .into_iter()
+        .map(|(line, wrong)| format!("docs/decisions.md:{line}:1: {wrong}"))
+        .collect();
+    assert_none("every decision carries its status", &violations);
+}
+
 #[test]
 fn the_readers_find_what_they_should() {
+    let decisions = "## A\n\n*Status: superseded by \"B\".*\n\n## B\n*Status: accepted.*\n\
+                     ## C\n\ntext\n## D\n*Status: superseded in part by \"A\".*\n\
+                     ## E\n*Status: superseded by \"Z\".*\n";
+    let lines: Vec<usize> = bad_statuses(decisions)
+        .into_iter()
+        .map(|(l, _)| l)
+        .collect();
+    assert_eq!(lines, vec![9, 11, 13]);
     assert_eq!(missing_module_doc("\n//! Doc.\nfn f() {}\n"), None);
     assert_eq!(missing_module_doc("// not a doc\n//! Doc.\n"), Some(1));
     assert_eq!(missing_module_doc("\n\nuse x;\n"), Some(3));
