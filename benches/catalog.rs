@@ -1,4 +1,4 @@
-//! Scale benches for the catalog (issue 5): P2 render, P3 describe search
+//! Scale benches for the catalog (docs/performance.md): P2 render, P3 describe search
 //! (SPEC §5, contract version 3), P4 `fit`, P6 admission. Each target is a
 //! ratio, so each group measures both sides in the same run; `script/bench`
 //! reads the two medians from

@@ -1,4 +1,4 @@
-//! Issues 12 and 10: the nearest-name search of `call.unknown` (SPEC §6
+//! N1: the nearest-name search of `call.unknown` (SPEC §6
 //! check 3) — the library's (`rapidfuzz`'s bit-parallel distance, one
 //! comparator per name, cut off at the third best) against hand-written and
 //! `strsim` searches, side by side in one criterion run, on a 10,000-tool
@@ -8,12 +8,14 @@
 //! agree before anything is timed:
 //! - `library`: the real door, `Run::call` of an unknown name (refused
 //!   `call.unknown`), for scale;
-//! - `own`: the hand-written search `src/call.rs` had before issue 12: reused
+//! - `own`: the hand-written search `src/call.rs` had first: reused
 //!   rows, ASCII fast path, candidates skipped when their length alone puts
 //!   them past the third best;
 //! - `strsim_bounded`: the same loop and skip, distances by
-//!   `strsim::levenshtein` — what `src/call.rs` did between issues 12 and
-//!   10 (docs/decisions.md);
+//!   `strsim::levenshtein` — what `src/call.rs` did next (docs/decisions.md,
+//!   "`call.unknown` uses `strsim` for the distance, and keeps the length
+//!   bound", superseded by "`call.unknown` measures distances with
+//!   `rapidfuzz`, cut off at the third best");
 //! - `strsim`: every distance by `strsim::levenshtein`, no skip.
 
 use std::hint::black_box;
@@ -56,7 +58,7 @@ fn nearest<'a>(
     best.into_iter().map(|(_, n)| n).collect()
 }
 
-/// The distance `src/call.rs` computed by hand before issue 12, kept here
+/// The distance `src/call.rs` first computed by hand, kept here
 /// as the other side of the comparison.
 #[derive(Default)]
 struct Rows {

@@ -1,4 +1,4 @@
-//! `disclose recall` against replaying the same `describe` ops (issue 8):
+//! `disclose recall` against replaying the same `describe` ops (R1 in docs/performance.md):
 //! 1,000 tasks over a 500-tool catalog. Both sides start from bytes and do
 //! the same admission: recall parses the catalog session and the task file,
 //! starts the run and measures; the other side parses one session holding

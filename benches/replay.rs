@@ -1,4 +1,4 @@
-//! P1 (issue 5): replaying a realistic session — `session::parse` (the
+//! P1 (docs/performance.md): replaying a realistic session — `session::parse` (the
 //! typed reader of every line) and `replay::replay` —
 //! vs only parsing its lines into `serde_json::Value`, on the same bytes in
 //! the same run. `script/bench` divides the two medians.

@@ -1,5 +1,5 @@
 //! Cost at n and at 2n for each hostile input family of the audit that
-//! found costs out of proportion to the input (docs/performance.md,
+//! found costs out of proportion to the input (docs/performance-log.md,
 //! "Hostile inputs scale"): the ratio of the two medians should be at most
 //! 2.5 (linear, with noise). Each side parses and replays one session
 //! through the library, with the harness's transcript limit; every

@@ -1,4 +1,4 @@
-//! The P5 floor (issue 5): the least any `check` must do. It reads every
+//! The P5 floor (docs/performance.md): the least any `check` must do. It reads every
 //! session under DIR and its golden under GDIR, and parses each session's
 //! lines into `serde_json::Value`, in one thread:
 //! `cargo run --release --example floor -- DIR GDIR`.

@@ -1,4 +1,5 @@
-//! Writes a large corpus of realistic sessions for the P5 bench (issue 5):
+//! Writes a large corpus of realistic sessions for the P5 bench
+//! (docs/performance.md):
 //! `cargo run --release --example gen_corpus -- DIR N [SEED]`.
 //!
 //! Sessions are `DIR/batch-<k>/run-<i>.jsonl`, 1,000 to a directory, each a

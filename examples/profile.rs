@@ -1,9 +1,10 @@
-//! Fixed workloads for instruction-count profiles (issue 10):
+//! Fixed workloads for instruction-count profiles (docs/performance.md,
+//! "How to measure"):
 //! `valgrind --tool=callgrind target/release/examples/profile WORKLOAD N`.
 //!
 //! Criterion's timings move with the machine's load; callgrind's
 //! instruction counts (Ir) do not, so every development measurement in
-//! `docs/performance.md` is one of these workloads under callgrind. Each
+//! `docs/performance-log.md` is one of these workloads under callgrind. Each
 //! does the work of one side of a `script/bench` target N times, in one
 //! thread, on the same generated inputs as the benches
 //! (`benches/support/realistic.rs`):

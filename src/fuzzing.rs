@@ -1,4 +1,4 @@
-//! The fuzz driver (issue 4): generate whole sessions from a seed, check
+//! The fuzz driver (SPEC §13's invariants on generated runs): generate whole sessions from a seed, check
 //! each, and shrink the first failure to a minimal session.
 //!
 //! Case `i` of seed `s` is drawn straight from its own RNG, derived from
@@ -268,7 +268,7 @@ mod tests {
         }
     }
 
-    /// Issue 12: each mutant, planted in the library (not in a reference),
+    /// Each mutant, planted in the library (not in a reference),
     /// is caught within the default run for several seeds, and shrunk to a
     /// smaller session that the library as built passes and the mutant
     /// still fails.

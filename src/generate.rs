@@ -70,7 +70,7 @@ mod tests {
         assert_ne!(draw(3), draw(4));
     }
 
-    /// Issue 10: drawn sessions name every provider (and none), and write
+    /// Drawn sessions name every provider (and none), and write
     /// effect and approval words absent, as the class, and unknown — the
     /// words SPEC §1 fails closed — not only the mapped ones.
     #[test]

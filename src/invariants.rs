@@ -362,7 +362,7 @@ mod tests {
         );
     }
 
-    /// Issue 10: I3's second replay shares nothing mutable with the first
+    /// I3's second replay shares nothing mutable with the first
     /// that could hide nondeterminism. With admission made to depend on a
     /// counter (the `nondeterministic` mutant, for this thread and this
     /// closure only), what `check` does to a session — replay it, then check

@@ -1,4 +1,5 @@
-//! Deliberately broken rules, planted in the library itself (issue 12), so
+//! Deliberately broken rules, planted in the library itself (docs/decisions.md,
+//! "Mutants are planted in the library, for one fuzz case on one thread"), so
 //! a test can show that the fuzzer catches a broken *library*, not merely a
 //! broken reference.
 //!

@@ -751,7 +751,7 @@ mod tests {
         forms.into_iter().collect()
     }
 
-    /// Issue 12: the templates `disclose vocab` prints describe exactly the
+    /// The vocabulary by construction (docs/testing.md): the templates `disclose vocab` prints describe exactly the
     /// messages `Display` writes, form for form.
     #[test]
     fn each_template_is_what_display_prints_for_its_placeholders() {

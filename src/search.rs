@@ -855,7 +855,8 @@ mod tests {
         pairs.map(|(name, score)| (name.to_string(), score)).into()
     }
 
-    /// Issue 18's "a negative cosine, where the floor matters", the first
+    /// The shipped session of "a negative cosine, where the floor matters"
+    /// (docs/decisions.md, "Two sessions pin the floored cosine"), the first
     /// hit: describe's cosine, −12.56 on the 1024 scale, floors to −13
     /// (score 998, a tie that crm__find_contact wins by name); truncated to
     /// −12 it would score 1000 and lead. The scores were worked out apart

@@ -373,7 +373,7 @@ impl<'a> LineReader<'a> {
         }
     }
 
-    /// Checks the op's field names, then the line against the shipped schema.
+    /// Checks the op's field names: every required one present, none unknown.
     fn check_fields(
         &self,
         op: &str,
@@ -475,7 +475,7 @@ impl<'a> LineReader<'a> {
                     }
                 };
                 // Checked here, in the reader's order; the strings and the
-                // schema are moved in after the schema check, not copied.
+                // schema are moved in once every field is checked, not copied.
                 self.str(op, "origin")?;
                 self.str(op, "name")?;
                 self.str(op, "description")?;
@@ -524,7 +524,7 @@ impl<'a> LineReader<'a> {
                 }
             }
             "describe" | "expand" => {
-                // Moved in after the schema check.
+                // Moved in once every field is checked.
                 self.str(op, "name")?;
                 let name = String::new();
                 if op == "describe" {
@@ -536,7 +536,7 @@ impl<'a> LineReader<'a> {
             "call" => {
                 self.str(op, "id")?;
                 self.str(op, "name")?;
-                // Moved in after the schema check.
+                // Moved in once every field is checked.
                 OpKind::Call(ToolCall {
                     id: String::new(),
                     name: String::new(),

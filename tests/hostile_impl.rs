@@ -1,5 +1,6 @@
-//! Hostile implementations under `disclose check --impl` (issue 17, item
-//! 9): adapters, written as small `sh` scripts, that flood a line past the
+//! Hostile implementations under `disclose check --impl` (docs/decisions.md,
+//! "`check --impl` keeps 8 KiB of what an implementation writes, and owns
+//! its process group"): adapters, written as small `sh` scripts, that flood a line past the
 //! 256 MiB limit, answer with an output of tens of megabytes, crash while a
 //! process they started still holds their stdout, leave a process behind
 //! at the end, or answer with a key twice. Every check runs under a memory

@@ -1,4 +1,5 @@
-//! Hostile JSON (issue 17, items 12 and 13) through the built binary:
+//! Hostile JSON (docs/decisions.md, "A JSON key given twice is malformed,
+//! everywhere the harness reads JSON" and the entries after it) through the built binary:
 //! session files for `replay` and `check`, messages for `serve`, and
 //! reports for `diff-report`. Each says what is wrong, where, in words of
 //! ours; none panics, and none is read as something else (a key twice is

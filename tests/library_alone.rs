@@ -1,6 +1,7 @@
 //! The library alone: a scratch crate outside the repository that depends on
 //! `disclose` with `default-features = false` has none of the harness's
-//! crates in its tree (issue 11). Runs `cargo tree` offline, pinned by a
+//! crates in its tree (docs/decisions.md, "The library alone: what
+//! `default-features = false` holds"). Runs `cargo tree` offline, pinned by a
 //! copy of the repository's `Cargo.lock`, so it needs no network and builds
 //! nothing; `.ci/run` builds and lints the library alone.
 

@@ -1,6 +1,6 @@
 //! Property tests (SPEC §13): each Lean theorem of seed 001 §8-60/§8-61,
 //! checked on generated inputs, under the theorem's name; then the
-//! properties SPEC §13 and issue 2 add (the index is the Lean `indexBytes`,
+//! properties SPEC §13 adds (the index is the Lean `indexBytes`,
 //! `fit` ⊇ a full validator, render independent of admission order, nothing
 //! panics, every generated session replays or is reported at its fault).
 //!
@@ -10,7 +10,8 @@
 //! asking the code under test for them. Inputs come from
 //! `disclose::generate`, the generators `disclose fuzz` uses.
 //!
-//! No property may pass vacuously (issue 12): each one names the branches
+//! No property may pass vacuously (docs/decisions.md, "Property tests
+//! must reach their branches"): each one names the branches
 //! its cases must reach — a call routed, an index ending in `+N more`, args
 //! a validator accepted — and [`property`] fails the test when fewer than a
 //! fixed share of the cases reached one. The shares sit well under what the
@@ -604,7 +605,7 @@ fn unadmitted_is_unreachable() {
     );
 }
 
-// -- what SPEC §13 and issue 2 add ---------------------------------------------
+// -- what SPEC §13 adds -------------------------------------------------------
 
 /// `fit` accepts every object args a full draft 2020-12 validator accepts for
 /// a generated top-level object schema. Non-object args are out: SPEC §6

@@ -1,4 +1,5 @@
-//! Deterministic generator of realistic catalogs and sessions (issue 5),
+//! Deterministic generator of realistic catalogs and sessions
+//! (docs/performance.md),
 //! shared by the benches (`#[path]`-included) and `examples/gen_corpus.rs`.
 //!
 //! Shapes follow real MCP servers: a handful of host tools, then 3–4

@@ -11,7 +11,7 @@ fuzz_target!(|bytes: &[u8]| {
         Err(error) => {
             assert!(error.line >= 1 && error.column >= 1, "{error}");
             // A key given twice is reported at the second key's opening
-            // quote (issue 17).
+            // quote (docs/decisions.md, "A JSON key given twice is malformed").
             if error.message.contains("duplicate key") {
                 let line = bytes.split(|b| *b == b'\n').nth(error.line - 1);
                 let at = line.and_then(|line| line.get(error.column - 1));

@@ -1,4 +1,4 @@
-//! Snapshot tests of every output format of the catalog (issue 2), on small
+//! Snapshot tests of every output format of the catalog, on small
 //! catalogs built through the public API only.
 //!
 //! Every test goes through one helper of this file: [`check`] (a parent run),
