@@ -11,11 +11,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use disclose::recall::{self, Summary};
 use disclose::record;
-use disclose::replay::replay;
 use disclose::run::Found;
-use disclose::session::{self, OpKind};
+use disclose_replay::recall::{self, Summary};
+use disclose_replay::replay::replay;
+use disclose_replay::session::{self, OpKind};
 use serde_json::json;
 
 #[path = "support/realistic.rs"]

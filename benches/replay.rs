@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use disclose::{replay, session};
+use disclose_replay::{replay, session};
 use serde_json::Value;
 
 #[path = "support/realistic.rs"]

@@ -18,8 +18,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use disclose::replay::{Replay, TRANSCRIPT_MAX_BYTES, TooLarge, replay_within};
-use disclose::session::{self, Session};
+use disclose_replay::replay::{Replay, TRANSCRIPT_MAX_BYTES, TooLarge, replay_within};
+use disclose_replay::session::{self, Session};
 use serde_json::{Value, json};
 
 /// A session's text: a header, then `ops`.

@@ -24,11 +24,11 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use disclose::canonical::canonical;
-use disclose::replay::{Outcome, replay};
-use disclose::session;
 use disclose::{
     Answer, Approval, Effect, Mode, Provider, Recorder, ShelfSkill, ToolCall, ToolDecl,
 };
+use disclose_replay::replay::{Outcome, replay};
+use disclose_replay::session;
 use serde_json::{Value, json};
 
 fn main() -> Result<(), Box<dyn Error>> {

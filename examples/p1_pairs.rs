@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use disclose::{replay, session};
+use disclose_replay::{replay, session};
 use serde_json::Value;
 
 #[path = "../benches/support/realistic.rs"]

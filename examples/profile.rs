@@ -26,7 +26,8 @@
 
 use std::process::ExitCode;
 
-use disclose::{FitPlan, invariants, replay, session, transcript};
+use disclose::FitPlan;
+use disclose_replay::{invariants, replay, session, transcript};
 use serde_json::Value;
 
 #[path = "../benches/support/realistic.rs"]

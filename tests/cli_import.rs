@@ -35,13 +35,13 @@ fn fixture_tools(name: &str) -> Vec<Value> {
 /// Every line validates against the shipped schema, and the whole output
 /// parses as a session.
 fn assert_valid_session(text: &str) {
-    let schema: Value = serde_json::from_str(disclose::session::SESSION_SCHEMA).unwrap();
+    let schema: Value = serde_json::from_str(disclose_replay::session::SESSION_SCHEMA).unwrap();
     let validator = jsonschema::draft202012::new(&schema).unwrap();
     for line in text.lines() {
         let value: Value = serde_json::from_str(line).unwrap();
         assert!(validator.is_valid(&value), "not valid per schema: {line}");
     }
-    disclose::session::parse(text.as_bytes()).unwrap();
+    disclose_replay::session::parse(text.as_bytes()).unwrap();
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use disclose::stem::stem;
 
 /// `contract3/stems.tsv`: one `word<TAB>stem` a line, Snowball 3's answers.
-const STEMS: &str = include_str!("../contract3/stems.tsv");
+const STEMS: &str = include_str!("../crates/disclose/contract3/stems.tsv");
 
 #[test]
 fn stem_answers_every_line_of_stems_tsv() {
@@ -57,7 +57,8 @@ fn the_shipped_data_has_the_contract_digests() {
 /// The licence and the notice ship beside the data (SPEC §5).
 #[test]
 fn notice_and_licence_ship_with_the_data() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("contract3");
+    let library = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/disclose");
+    let root = library.join("contract3");
     let notice = std::fs::read_to_string(root.join("NOTICE")).expect("contract3/NOTICE");
     assert!(notice.contains("all-MiniLM-L6-v2"), "{notice}");
     let licence = std::fs::read_to_string(root.join("LICENSE-Apache-2.0"))
@@ -65,9 +66,6 @@ fn notice_and_licence_ship_with_the_data() {
     assert!(licence.contains("Apache License"));
     // `cargo package` ships every file git tracks unless Cargo.toml says
     // otherwise: it must name no include or exclude that drops these.
-    let manifest = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"),
-    )
-    .unwrap();
+    let manifest = std::fs::read_to_string(library.join("Cargo.toml")).unwrap();
     assert!(!manifest.contains("\ninclude") && !manifest.contains("\nexclude"));
 }

@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use disclose::replay::replay;
-use disclose::{golden, invariants, session, transcript};
+use disclose_replay::replay::replay;
+use disclose_replay::{golden, invariants, session, transcript};
 use libtest_mimic::{Arguments, Failed, Trial};
 use walkdir::WalkDir;
 

@@ -3,7 +3,7 @@
 //! written apart from the library): a golden blessed from a wrong ranking
 //! fails here, not only against itself.
 
-use disclose::fuzzing::{Expect, check_text};
+use disclose_testkit::fuzzing::{Expect, check_text};
 
 #[test]
 fn every_corpus_session_agrees_with_the_reference_model() {
@@ -27,7 +27,7 @@ fn every_corpus_session_agrees_with_the_reference_model() {
         let text = std::fs::read_to_string(path).expect("a session reads");
         // Malformed sessions are pinned by their goldens; the model speaks
         // about well-formed ones.
-        if disclose::session::parse(text.as_bytes()).is_err() {
+        if disclose_replay::session::parse(text.as_bytes()).is_err() {
             continue;
         }
         match check_text(&text, Expect::WellFormed, 1) {

@@ -6,9 +6,9 @@
 //!
 //! Every property runs 1,000 cases unless `PROPTEST_CASES` says otherwise.
 //! The expected values are computed here or by the fuzzer's model of SPEC §4
-//! (`disclose::fuzzing::model`, written apart from the library), never by
+//! (`disclose_testkit::fuzzing::model`, written apart from the library), never by
 //! asking the code under test for them. Inputs come from
-//! `disclose::generate`, the generators `disclose fuzz` uses.
+//! `disclose_testkit::generate`, the generators `disclose fuzz` uses.
 //!
 //! No property may pass vacuously (docs/decisions.md, "Property tests
 //! must reach their branches"): each one names the branches
@@ -22,13 +22,14 @@ use std::fmt::Debug;
 use std::sync::Mutex;
 
 use disclose::dormant::{Entry, INDEX_HEADER, Shown, pack};
-use disclose::fuzzing::model;
-use disclose::generate::{
+use disclose::{Catalog, Mode, Profile, Refusal, Run, ToolCall, ToolDecl, fit};
+use disclose_replay::replay::replay;
+use disclose_replay::session;
+use disclose_testkit::fuzzing::model;
+use disclose_testkit::generate::{
     self, Decl, Declared, SessionPlan, boundary_text, carried_skill, catalog_decls, raw_name,
     schema_and_args, session_plan, shelf_skill, text, tool_decl,
 };
-use disclose::replay::replay;
-use disclose::{Catalog, Mode, Profile, Refusal, Run, ToolCall, ToolDecl, fit, session};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -349,7 +350,7 @@ fn index_within_ceiling() {
         &[("dormant", 40), ("+N more", 8)],
         |(decls, (mode, profile)), reached| {
             let run = Admitted::of(&decls).start(mode, profile);
-            let index = disclose::invariants::index_of(&run.render()).to_string();
+            let index = disclose_replay::invariants::index_of(&run.render()).to_string();
             prop_assert!(index.len() <= 1024, "{} bytes:\n{}", index.len(), index);
             prop_assert_eq!(&index, &run.dormant_index());
             index_branches(&index, reached);
@@ -817,7 +818,7 @@ fn nothing_panics_on_adversarial_inputs() {
             let answered = answers(&run, &query, &name, &args);
             prop_assert_eq!(&answered, &answers(&again, &query, &name, &args));
 
-            let index = disclose::invariants::index_of(&answered[0]);
+            let index = disclose_replay::invariants::index_of(&answered[0]);
             prop_assert!(index.len() <= 1024);
             let refused =
                 query.trim().is_empty() || query.len() > 256 || query.chars().any(is_control);
@@ -869,10 +870,10 @@ fn sessions_replay_or_report_a_position() {
                 (Ok(session), None) => {
                     let replayed = replay(&session);
                     prop_assert_eq!(replayed.steps.len(), session.ops().len());
-                    let breaches = disclose::invariants::check(&session, &replayed);
+                    let breaches = disclose_replay::invariants::check(&session, &replayed);
                     prop_assert!(breaches.is_empty(), "{:?}\n{}", breaches, text);
-                    let transcript = disclose::transcript::encode(&replayed.steps);
-                    let blocks = disclose::transcript::decode(transcript.as_bytes());
+                    let transcript = disclose_replay::transcript::encode(&replayed.steps);
+                    let blocks = disclose_replay::transcript::decode(transcript.as_bytes());
                     prop_assert_eq!(blocks.map(|b| b.len()).ok(), Some(session.ops().len()));
                     reached.hit("replayed", true);
                 }
@@ -959,7 +960,7 @@ fn fit_accepts_keys_pattern_properties_admit() {
 /// and every refusal code but `admit.generation` (2^64 admissions) occurs.
 #[test]
 fn the_generators_reach_every_rule() {
-    let report = disclose::fuzzing::Fuzz::new(1, 400).run(&|_| true);
+    let report = disclose_testkit::fuzzing::Fuzz::new(1, 400).run(&|_| true);
     assert!(report.failure.is_none(), "{:?}", report.failure);
     let tally = report.tally;
     assert_eq!(tally.cases, 400);

@@ -104,8 +104,8 @@ type Data = (BTreeMap<String, usize>, Vec<[i64; 128]>);
 fn spec_vocabulary() -> &'static Data {
     static DATA: OnceLock<Data> = OnceLock::new();
     DATA.get_or_init(|| {
-        let text = include_str!("../contract3/wordpiece.txt");
-        let bytes = include_bytes!("../contract3/vectors.i8");
+        let text = include_str!("../crates/disclose/contract3/wordpiece.txt");
+        let bytes = include_bytes!("../crates/disclose/contract3/vectors.i8");
         let mut entries = BTreeMap::new();
         for (line, entry) in text.lines().enumerate() {
             entries.entry(entry.to_string()).or_insert(line);

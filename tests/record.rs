@@ -6,11 +6,11 @@
 
 use std::io::{self, Write};
 
-use disclose::generate::session_plan;
-use disclose::invariants;
-use disclose::replay::{Outcome, Step, replay};
-use disclose::session::{self, OpKind, Session};
 use disclose::{Answer, Mode, Provider, RecordError, Recorder, Refusal, ToolCall, ToolDecl};
+use disclose_replay::invariants;
+use disclose_replay::replay::{Outcome, Step, replay};
+use disclose_replay::session::{self, OpKind, Session};
+use disclose_testkit::generate::session_plan;
 use proptest::prelude::*;
 use serde_json::json;
 

@@ -2,7 +2,7 @@
 //! `tidy.rs`. Each test walks files of the repository and fails with one
 //! `file:line:column: what is wrong` line for every violation:
 //!
-//! - every Rust module under `src/`, `fuzz/fuzz_targets/`, and the
+//! - every Rust module under `src/`, `crates/`, `fuzz/fuzz_targets/`, and the
 //!   top-level files of `benches/`, `examples/` and `tests/`, opens with a
 //!   `//!` doc comment;
 //! - every Markdown link in `README.md`, `ARCHITECTURE.md` and `docs/**/*.md`
@@ -83,6 +83,7 @@ fn missing_module_doc(text: &str) -> Option<usize> {
 #[test]
 fn every_module_opens_with_a_doc_comment() {
     let mut files = rust_files("src", true);
+    files.extend(rust_files("crates", true));
     files.extend(rust_files("fuzz/fuzz_targets", true));
     for dir in ["benches", "examples", "tests"] {
         files.extend(rust_files(dir, false));

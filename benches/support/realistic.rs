@@ -18,14 +18,14 @@
 use disclose::{Approval, Effect, ToolDecl};
 use serde_json::{Map, Value, json};
 
-/// The fuzzer's seeded SplitMix64 (`disclose::generate::draw::Rng`: the same
+/// The fuzzer's seeded SplitMix64 (`disclose_testkit::generate::draw::Rng`: the same
 /// bits on every platform), with the draws this generator makes.
-pub struct Rng(disclose::generate::draw::Rng);
+pub struct Rng(disclose_testkit::generate::draw::Rng);
 
 impl Rng {
     /// A generator for `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(disclose::generate::draw::Rng::new(seed))
+        Rng(disclose_testkit::generate::draw::Rng::new(seed))
     }
 
     /// The next 64 random bits.

@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    match disclose::session::parse(bytes) {
+    match disclose_replay::session::parse(bytes) {
         Err(error) => {
             assert!(error.line >= 1 && error.column >= 1, "{error}");
             // A key given twice is reported at the second key's opening
@@ -21,11 +21,11 @@ fuzz_target!(|bytes: &[u8]| {
         Ok(session) => {
             // Bounded as the harness bounds it: a session may not make a
             // transcript past the limit (a repeated large guide).
-            let limit = disclose::replay::TRANSCRIPT_MAX_BYTES;
-            let Ok(replayed) = disclose::replay::replay_within(&session, limit) else {
+            let limit = disclose_replay::replay::TRANSCRIPT_MAX_BYTES;
+            let Ok(replayed) = disclose_replay::replay::replay_within(&session, limit) else {
                 return;
             };
-            let breaches = disclose::invariants::check(&session, &replayed);
+            let breaches = disclose_replay::invariants::check(&session, &replayed);
             assert!(breaches.is_empty(), "{breaches:?}");
         }
     }

@@ -8,7 +8,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
-use disclose::session::{self, Session, SessionError};
+use disclose_replay::session::{self, Session, SessionError};
 use walkdir::WalkDir;
 
 use super::files::{FileError, io_text, kind_of, read_regular, walk_error_text};

@@ -43,7 +43,7 @@ pub fn run(args: &DiffReportArgs) -> Result<Exit> {
 fn load(path: &Path) -> Result<States> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("failed to read \"{}\"", path.display()))?;
-    let report = disclose::json::parse(&text)
+    let report = disclose_replay::json::parse(&text)
         .with_context(|| format!("\"{}\" is not JSON", path.display()))?;
     states(&report).with_context(|| {
         format!(

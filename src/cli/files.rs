@@ -12,8 +12,8 @@ use std::fs::{self, File, Metadata};
 use std::io::{self, Read as _, Write as _};
 use std::path::{Component, Path, PathBuf};
 
-use disclose::replay::TRANSCRIPT_MAX_BYTES;
-use disclose::transcript::MAGIC;
+use disclose_replay::replay::TRANSCRIPT_MAX_BYTES;
+use disclose_replay::transcript::MAGIC;
 
 /// The largest golden read: no transcript within [`TRANSCRIPT_MAX_BYTES`]
 /// can equal a longer one, so a longer file is refused unread.

@@ -1,5 +1,5 @@
 //! `disclose fuzz`: generate sessions from a seed, check SPEC §13 and the
-//! rest of [`disclose::fuzzing`] on each, and write the first failure,
+//! rest of [`disclose_testkit::fuzzing`] on each, and write the first failure,
 //! shrunk, as a corpus session.
 //!
 //! The driver is the library's; this module owns the clock (`--time`, the
@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use disclose::fuzzing::{self, Failure, Fuzz, Tally};
 use disclose::refusal::vocabulary;
+use disclose_testkit::fuzzing::{self, Failure, Fuzz, Tally};
 
 use super::term::Progress;
 use super::{Exit, emit};

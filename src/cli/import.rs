@@ -16,7 +16,7 @@ use disclose::ToolDecl;
 use disclose::import::{self, Imported};
 use disclose::naming::origin_is_valid;
 use disclose::record::{header_line, op_line};
-use disclose::session::OpKind;
+use disclose_replay::session::OpKind;
 
 use super::{Exit, emit};
 
@@ -119,7 +119,7 @@ pub fn run(args: &ImportArgs) -> Result<Exit> {
     out.push_str("{\"op\":\"render\"}\n{\"op\":\"tool_defs\"}\n");
     // What we print must be a session the harness accepts; a failure here is
     // a bug in the library's import or recorder, reported rather than printed.
-    if let Err(error) = disclose::session::parse(out.as_bytes()) {
+    if let Err(error) = disclose_replay::session::parse(out.as_bytes()) {
         bail!("the imported session does not parse ({error}); this is a bug in disclose import");
     }
     emit(&out)?;

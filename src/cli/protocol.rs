@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::OnceLock;
 
-use disclose::json::{self, JsonError, Strict};
+use disclose_replay::json::{self, JsonError, Strict};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -395,7 +395,7 @@ pub enum BadRequest {
 
 /// Reads a harness message from its line.
 ///
-/// One strict pass (`disclose::json`): a key twice anywhere outside the
+/// One strict pass (`disclose_replay::json`): a key twice anywhere outside the
 /// ops makes the line not JSON; each op is kept as the text it was sent
 /// as, so a run's ops reach the session parser as the bytes the harness
 /// wrote, parsed once there (strictly too: an op with a key twice is a

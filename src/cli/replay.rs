@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
-use disclose::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
-use disclose::transcript;
+use disclose_replay::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
+use disclose_replay::transcript;
 use rayon::prelude::*;
 
 use super::args::ReplayArgs;

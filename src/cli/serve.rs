@@ -14,8 +14,8 @@
 use std::io::{BufRead as _, Write as _};
 
 use anyhow::{Context, Result, bail};
-use disclose::replay::replay;
-use disclose::session;
+use disclose_replay::replay::replay;
+use disclose_replay::session;
 use serde_json::value::RawValue;
 
 use super::Exit;

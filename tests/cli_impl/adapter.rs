@@ -16,8 +16,8 @@
 use std::io::{BufRead as _, Write as _};
 use std::path::PathBuf;
 
-use disclose::replay::replay;
-use disclose::session;
+use disclose_replay::replay::replay;
+use disclose_replay::session;
 use serde_json::{Value, json};
 
 /// Set (to anything) when this binary is to be an adapter.

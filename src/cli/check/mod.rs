@@ -13,10 +13,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use disclose::invariants::{self, index_of};
-use disclose::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
-use disclose::session::Session;
-use disclose::{golden, transcript};
+use disclose_replay::invariants::{self, index_of};
+use disclose_replay::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
+use disclose_replay::session::Session;
+use disclose_replay::{golden, transcript};
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
@@ -412,7 +412,11 @@ fn bless(config: &Config, case: &mut Case, golden_rel: &str, bytes: &[u8]) {
     }
 }
 
-fn invariant_failures(case: &mut Case, session: &Session, replayed: &disclose::replay::Replay) {
+fn invariant_failures(
+    case: &mut Case,
+    session: &Session,
+    replayed: &disclose_replay::replay::Replay,
+) {
     for breach in invariants::check(session, replayed) {
         let op = replayed
             .steps

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use disclose::replay::{TRANSCRIPT_MAX_BYTES, TooLarge, replay_within};
+use disclose_replay::replay::{TRANSCRIPT_MAX_BYTES, TooLarge, replay_within};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 

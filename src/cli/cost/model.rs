@@ -22,10 +22,10 @@
 use std::collections::BTreeSet;
 
 use disclose::dormant::INDEX_HEADER;
-use disclose::invariants::index_of;
-use disclose::replay::Replay;
-use disclose::session::{OpKind, Session};
 use disclose::{CALL, DESCRIBE, DORMANT_INDEX_CEILING, Run};
+use disclose_replay::invariants::index_of;
+use disclose_replay::replay::Replay;
+use disclose_replay::session::{OpKind, Session};
 
 /// One strategy's prefix bytes, request by request.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,9 +9,9 @@
 use std::collections::BTreeMap;
 
 use disclose::DORMANT_INDEX_CEILING;
-use disclose::golden::unified;
-use disclose::invariants::index_of;
-use disclose::transcript::{self, Block, MAGIC};
+use disclose_replay::golden::unified;
+use disclose_replay::invariants::index_of;
+use disclose_replay::transcript::{self, Block, MAGIC};
 
 /// How two differing files differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub struct Divergence {
     /// The new block's line and op.
     pub new: Option<(usize, String)>,
     /// A unified diff of the two blocks' outputs, invisible bytes made
-    /// visible ([`disclose::golden::visible`]).
+    /// visible ([`disclose_replay::golden::visible`]).
     pub diff: String,
 }
 

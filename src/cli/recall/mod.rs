@@ -5,7 +5,7 @@
 //! This module owns the files and the exit status: it builds each run from
 //! a catalog session (its declarations and `start`; every other op is
 //! ignored), reads each task file, and hands both to the library's
-//! [`disclose::recall`], which does the measuring. Every bad input is
+//! [`disclose_replay::recall`], which does the measuring. Every bad input is
 //! reported on stderr (`path:line:column: message` where it has a line)
 //! and the rest is still measured and reported; then the exit is 2. The
 //! reports live in [`report`].
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use disclose::Run;
-use disclose::recall::{self, Outcome, Summary, Task};
-use disclose::session;
+use disclose_replay::recall::{self, Outcome, Summary, Task};
+use disclose_replay::session;
 
 use super::{Exit, emit};
 

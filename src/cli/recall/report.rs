@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use disclose::recall::{Outcome, Summary};
+use disclose_replay::recall::{Outcome, Summary};
 use serde_json::{Value, json};
 
 use super::{Measured, Verdict};

@@ -82,7 +82,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Expectations> {
         if raw.trim().is_empty() {
             continue;
         }
-        let value = disclose::json::parse(raw)
+        let value = disclose_replay::json::parse(raw)
             .map_err(|e| anyhow::anyhow!("{}: invalid JSON: {}", at(line, e.column), e.message))?;
         let start = raw.len() - raw.trim_start().len() + 1;
         let Value::Object(map) = value else {

@@ -35,9 +35,9 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use disclose::replay::{Outcome as StepOutcome, Step};
-use disclose::session::{self, Session};
-use disclose::{golden, transcript};
+use disclose_replay::replay::{Outcome as StepOutcome, Step};
+use disclose_replay::session::{self, Session};
+use disclose_replay::{golden, transcript};
 
 use super::partition::Partition;
 use crate::cli::corpus::{self, SessionFile};

@@ -279,7 +279,7 @@ impl Process {
                 Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
                     Err(self.trouble(late(), None))
                 }
-                Ok((Line::Text(raw), _)) => match disclose::json::parse_slice(&raw) {
+                Ok((Line::Text(raw), _)) => match disclose_replay::json::parse_slice(&raw) {
                     Ok(value) => Ok(Message { value, raw }),
                     Err(e) => Err(self.trouble(
                         format!("it wrote a line that is not JSON ({e})"),

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use disclose::golden::visible;
+use disclose_replay::golden::visible;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{Value, json};
 
@@ -789,7 +789,7 @@ mod tests {
                     line: Some(4),
                     op: Some("render".into()),
                     message: "the transcript differs from \"golden/a/hint|cut.txt\"".into(),
-                    diff: disclose::golden::unified(
+                    diff: disclose_replay::golden::unified(
                         b"=== 4 render 10\n- x: a\tb\n",
                         b"=== 4 render 10\n- x: a b \n",
                         "golden",

@@ -1,0 +1,929 @@
+//! The fuzzer's references for SPEC §4 and §5: the hint, the dormant index
+//! and `describe`'s keyword ranking, written a second time from the spec's
+//! words and the Lean model (seed 001 §8-60), on purpose in another shape
+//! than the library's.
+//!
+//! Nothing here calls `disclose::hint`, `disclose::dormant` or `disclose::search`:
+//! the header, the marker, the ceiling, the doors and the stopwords are
+//! spelled out again, the hint walks chars through the spec's steps, and
+//! `pack` is the Lean definition transcribed clause for clause, recursive,
+//! over the byte strings of the lines rather than their lengths.
+//! `indexBytes` is the Lean formula over what `pack` returns. The ranking
+//! (contract 3) tokenizes into lists of words and scores every candidate
+//! against every query stem and by its vector, recomputed from the words
+//! for each query by the formulas of §5, where the library builds postings
+//! and vectors once; the WordPiece split tries every end over a map of the
+//! vocabulary read from the data, with no bound on an entry's length. Only
+//! `stem` is the library's (`disclose::stem`, pinned line by line by
+//! `contract3/stems.tsv`). Where the library and this
+//! model disagree, one of them misreads the spec, and the fuzzer reports the
+//! session, shrunk.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use disclose::declaration::{Approval, Effect};
+use disclose::mode::Profile;
+
+/// SPEC §4: the index's header line.
+pub const HEADER: &[u8] = b"Dormant (describe a name for its guide; call runs a tool):\n";
+
+/// SPEC §16 `DORMANT_INDEX_CEILING`, the Lean `dormantCeiling`.
+pub const CEILING: usize = 1024;
+
+/// SPEC §3: the names that are resident when admitted as tools, in order.
+pub const RESIDENT: [&str; 7] = [
+    "read", "search", "status", "describe", "call", "edit", "exec",
+];
+
+/// SPEC §4's hint of a description or disclosure, step by step:
+///
+/// 1. trim it (`str::trim`: Unicode `White_Space` at both ends);
+/// 2. keep the first line, up to the first `\n`, without trailing whitespace;
+/// 3. if it contains `. `, keep up to and including the `.` of the first;
+/// 4. replace each control character (U+0000–U+001F, U+007F) by a space;
+/// 5. past 80 bytes: keep the chars that fit in 77 bytes, drop trailing
+///    whitespace, append `…`.
+pub fn hint(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    // 1.
+    let start = chars
+        .iter()
+        .position(|c| !c.is_whitespace())
+        .unwrap_or(chars.len());
+    let end = chars
+        .iter()
+        .rposition(|c| !c.is_whitespace())
+        .map_or(start, |i| i + 1);
+    let trimmed = &chars[start..end.max(start)];
+    // 2.
+    let mut line: Vec<char> = trimmed.iter().copied().take_while(|&c| c != '\n').collect();
+    while line.last().is_some_and(|c| c.is_whitespace()) {
+        line.pop();
+    }
+    // 3.
+    if let Some(dot) = line.windows(2).position(|pair| pair == ['.', ' ']) {
+        line.truncate(dot + 1);
+    }
+    // 4.
+    let line: Vec<char> = line
+        .into_iter()
+        .map(|c| {
+            if u32::from(c) < 0x20 || u32::from(c) == 0x7f {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    // 5.
+    let bytes: usize = line.iter().map(|c| c.len_utf8()).sum();
+    if bytes <= 80 {
+        return line.into_iter().collect();
+    }
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for c in line {
+        if used + c.len_utf8() > 77 {
+            break;
+        }
+        used += c.len_utf8();
+        kept.push(c);
+    }
+    while kept.last().is_some_and(|c| c.is_whitespace()) {
+        kept.pop();
+    }
+    kept.push('…');
+    kept.into_iter().collect()
+}
+
+/// A dormant capability as SPEC §4 lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dormant {
+    /// A dormant tool: its minted name and its description.
+    Tool {
+        /// The minted name.
+        name: String,
+        /// The description.
+        description: String,
+    },
+    /// A skill: its name and its disclosure.
+    Skill {
+        /// The name.
+        name: String,
+        /// The disclosure.
+        disclosure: String,
+    },
+}
+
+/// The Lean `Entry`, over bytes: the line with its hint and the bare line,
+/// each with its trailing `\n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// `- <name>: <hint>\n` or `- skill <name>: <hint>\n`.
+    pub hinted: Vec<u8>,
+    /// `- <name>\n` or `- skill <name>\n`.
+    pub bare: Vec<u8>,
+}
+
+impl Dormant {
+    /// Its two index lines.
+    pub fn line(&self) -> Line {
+        let (prefix, name, text) = match self {
+            Dormant::Tool { name, description } => ("- ", name, description),
+            Dormant::Skill { name, disclosure } => ("- skill ", name, disclosure),
+        };
+        Line {
+            hinted: format!("{prefix}{name}: {}\n", hint(text)).into_bytes(),
+            bare: format!("{prefix}{name}\n").into_bytes(),
+        }
+    }
+}
+
+/// The Lean `Packed`, over bytes: the listed lines, in order; `used`, the
+/// bytes they take; `left`, how many were not listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packed {
+    /// The listed lines.
+    pub shown: Vec<Vec<u8>>,
+    /// The Lean `used`.
+    pub used: usize,
+    /// The Lean `left`.
+    pub left: usize,
+}
+
+/// The Lean `pack`, clause for clause:
+///
+/// ```lean
+/// | _, [] => ⟨[], 0, 0⟩
+/// | room, e :: rest =>
+///   if e.hinted ≤ room then let p := pack (room - e.hinted) rest; ⟨hinted :: p.shown, e.hinted + p.used, p.left⟩
+///   else if e.bare ≤ room then let p := pack (room - e.bare) rest; ⟨bare :: p.shown, e.bare + p.used, p.left⟩
+///   else ⟨[], 0, rest.length + 1⟩
+/// ```
+pub fn pack(room: usize, es: &[Line]) -> Packed {
+    match es {
+        [] => Packed {
+            shown: Vec::new(),
+            used: 0,
+            left: 0,
+        },
+        [e, rest @ ..] => {
+            for chosen in [&e.hinted, &e.bare] {
+                if chosen.len() <= room {
+                    let p = pack(room - chosen.len(), rest);
+                    let mut shown = vec![chosen.clone()];
+                    shown.extend(p.shown);
+                    return Packed {
+                        shown,
+                        used: chosen.len() + p.used,
+                        left: p.left,
+                    };
+                }
+            }
+            Packed {
+                shown: Vec::new(),
+                used: 0,
+                left: rest.len() + 1,
+            }
+        }
+    }
+}
+
+/// SPEC §4's marker line for `n` unlisted entries.
+pub fn marker(n: usize) -> Vec<u8> {
+    format!("+{n} more\n").into_bytes()
+}
+
+/// The room `indexBytes` gives `pack` for `total` entries: the ceiling less
+/// the header and the marker at N = `total` (its widest).
+pub fn room(total: usize) -> usize {
+    CEILING - HEADER.len() - marker(total).len()
+}
+
+/// The Lean `indexBytes header marker es`: the header, what `pack` listed in
+/// the room left after the header and the widest marker, and the marker
+/// when some were left out.
+pub fn index_bytes(es: &[Line]) -> usize {
+    let p = pack(room(es.len()), es);
+    HEADER.len() + p.used + if p.left == 0 { 0 } else { marker(p.left).len() }
+}
+
+/// The index whose length is [`index_bytes`]: those bytes themselves, or
+/// nothing when nothing is dormant (SPEC §4: the block appears only when
+/// something is dormant).
+pub fn index(es: &[Line]) -> Vec<u8> {
+    if es.is_empty() {
+        return Vec::new();
+    }
+    let p = pack(room(es.len()), es);
+    let mut out = HEADER.to_vec();
+    for line in &p.shown {
+        out.extend_from_slice(line);
+    }
+    if p.left > 0 {
+        out.extend(marker(p.left));
+    }
+    out
+}
+
+/// SPEC §4's stable order: dormant tools by minted name, then skills by
+/// name, each in byte order.
+pub fn stable_order(mut dormant: Vec<Dormant>) -> Vec<Dormant> {
+    dormant.sort_by(|a, b| match (a, b) {
+        (Dormant::Tool { .. }, Dormant::Skill { .. }) => std::cmp::Ordering::Less,
+        (Dormant::Skill { .. }, Dormant::Tool { .. }) => std::cmp::Ordering::Greater,
+        (Dormant::Tool { name: x, .. }, Dormant::Tool { name: y, .. })
+        | (Dormant::Skill { name: x, .. }, Dormant::Skill { name: y, .. }) => {
+            x.as_bytes().cmp(y.as_bytes())
+        }
+    });
+    dormant
+}
+
+/// SPEC §4's `render()`: the segment header, the run-start mode, the dev
+/// line when set, and the index of `dormant` (in any order; sorted here).
+/// The dev line is kept to one line as docs/decisions.md records: each
+/// control character a space, then trimmed.
+pub fn render(mode: &str, dev: Option<&str>, dormant: Vec<Dormant>) -> Vec<u8> {
+    let mut out = format!("## Capabilities\nmode: {mode}\n").into_bytes();
+    if let Some(dev) = dev {
+        let one_line: String = dev
+            .chars()
+            .map(|c| if c < ' ' || c == '\u{7f}' { ' ' } else { c })
+            .collect();
+        out.extend(format!("dev: {}\n", one_line.trim()).into_bytes());
+    }
+    let lines: Vec<Line> = stable_order(dormant).iter().map(Dormant::line).collect();
+    out.extend(index(&lines));
+    out
+}
+
+/// SPEC §2's minted name: a `host` tool keeps its raw name, any other
+/// origin's is `<origin>__<raw name>`.
+pub fn minted(origin: &str, raw: &str) -> String {
+    if origin == "host" {
+        raw.to_string()
+    } else {
+        format!("{origin}__{raw}")
+    }
+}
+
+/// SPEC §8: whether a child of `profile` is offered a tool (an adult run is
+/// offered everything). Never one needing approval; `scout` takes `read`
+/// and `idempotent-write`, `writer` also `reversible`.
+pub fn offered(profile: Option<Profile>, effect: Effect, approval: Approval) -> bool {
+    let Some(profile) = profile else {
+        return true;
+    };
+    let effect_ok = match effect {
+        Effect::Read | Effect::IdempotentWrite => true,
+        Effect::Reversible => profile == Profile::Writer,
+        Effect::Irreversible => false,
+    };
+    approval == Approval::Never && effect_ok
+}
+
+/// SPEC §1: the two doors, `describe` and `call`, with their descriptions
+/// and their input schemas' property keys (none has a description). Every
+/// run holds them and is offered them (§8), so they are candidates of every
+/// search (§5).
+pub const DOORS: [(&str, &str, &[&str]); 2] = [
+    (
+        "describe",
+        "Find a capability by exact name for its full guide, or by keywords for a ranked list.",
+        &["name"],
+    ),
+    (
+        "call",
+        "Run a dormant tool by name; its args are checked against that tool's input schema first.",
+        &["args", "name"],
+    ),
+];
+
+/// SPEC §5's 75 stopwords, typed again from the spec (not the library's
+/// list), in the spec's byte order.
+pub const STOPWORDS: [&str; 75] = [
+    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "could",
+    "did", "do", "does", "for", "from", "he", "her", "his", "how", "i", "if", "in", "into", "is",
+    "it", "its", "like", "me", "my", "need", "no", "not", "of", "on", "or", "our", "please", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "to", "too", "us", "very", "want", "was", "we", "what", "when",
+    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
+];
+
+/// SPEC §16 `DESCRIBE_HITS`: how many hits a keyword answer lists.
+pub const HITS: usize = 8;
+
+/// SPEC §16 `QUERY_MAX_BYTES`.
+pub const QUERY_MAX: usize = 256;
+
+/// SPEC §5 `words(s)`, as a set:
+///
+/// 1. the maximal runs of `char::is_alphanumeric` characters;
+/// 2. each run cut between an ASCII lowercase letter or ASCII digit and the
+///    ASCII uppercase letter right after it;
+/// 3. each piece lowercased char by char with `char::to_lowercase`.
+pub fn words(s: &str) -> BTreeSet<String> {
+    word_list(s).into_iter().collect()
+}
+
+/// SPEC §5 `words(s)` as a list: every occurrence, in order.
+pub fn word_list(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut words = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        if !chars[at].is_alphanumeric() {
+            at += 1;
+            continue;
+        }
+        // 1.
+        let end = chars[at..]
+            .iter()
+            .position(|c| !c.is_alphanumeric())
+            .map_or(chars.len(), |n| at + n);
+        let run = &chars[at..end];
+        // 2.
+        let mut piece = 0;
+        for k in 1..run.len() {
+            let before = run[k - 1];
+            if (before.is_ascii_lowercase() || before.is_ascii_digit())
+                && run[k].is_ascii_uppercase()
+            {
+                words.push(lowercased(&run[piece..k]));
+                piece = k;
+            }
+        }
+        words.push(lowercased(&run[piece..]));
+        at = end;
+    }
+    words
+}
+
+/// 3. of [`words`].
+fn lowercased(chars: &[char]) -> String {
+    chars.iter().flat_map(|c| c.to_lowercase()).collect()
+}
+
+/// SPEC §5 `weight(df)` for `n` candidates: the number of binary digits
+/// of `⌊(n+1)² / df²⌋` when `df ≥ 1`, of `(n+1)²` when `df = 0`, in `u128`.
+pub fn weight(n: usize, df: usize) -> u32 {
+    let above = n as u128 + 1;
+    let df = df as u128;
+    let squared = above.saturating_mul(above);
+    let mut quotient = if df == 0 {
+        squared
+    } else {
+        squared / df.saturating_mul(df)
+    };
+    let mut digits = 0;
+    while quotient > 0 {
+        quotient /= 2;
+        digits += 1;
+    }
+    digits
+}
+
+/// A candidate of SPEC §5's search: a tool the run is offered (resident
+/// or dormant, the doors included) or a skill.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Candidate {
+    /// A tool: its minted name, its description and its input schema.
+    Tool {
+        /// The minted name.
+        name: String,
+        /// The description.
+        description: String,
+        /// The input schema (its top-level properties are the params).
+        schema: Value,
+    },
+    /// A skill: its name and its disclosure.
+    Skill {
+        /// The name.
+        name: String,
+        /// The disclosure.
+        disclosure: String,
+    },
+}
+
+impl Candidate {
+    /// The name the ranking reads and sorts by.
+    pub fn name(&self) -> &str {
+        match self {
+            Candidate::Tool { name, .. } | Candidate::Skill { name, .. } => name,
+        }
+    }
+
+    /// SPEC §5's text: the description or the disclosure.
+    pub fn text(&self) -> &str {
+        match self {
+            Candidate::Tool { description, .. } => description,
+            Candidate::Skill { disclosure, .. } => disclosure,
+        }
+    }
+
+    /// SPEC §5's params: each key of the schema's `properties` (an object),
+    /// then the key's string `description`, as words; none for a skill.
+    pub fn params(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Candidate::Tool { schema, .. } = self
+            && let Some(Value::Object(properties)) = schema.get("properties")
+        {
+            for (key, value) in properties {
+                out.extend(word_list(key));
+                if let Some(Value::String(d)) = value.get("description") {
+                    out.extend(word_list(d));
+                }
+            }
+        }
+        out
+    }
+
+    /// Its line in a ranked answer: `- <name>: <hint>\n` or
+    /// `- skill <name>: <hint>\n`, the hint as [`hint`] computes it.
+    pub fn hit(&self) -> String {
+        match self {
+            Candidate::Tool {
+                name, description, ..
+            } => format!("- {name}: {}\n", hint(description)),
+            Candidate::Skill { name, disclosure } => {
+                format!("- skill {name}: {}\n", hint(disclosure))
+            }
+        }
+    }
+}
+
+/// The vocabulary, entry → its first line, read from the contract's data;
+/// and the rows, as i64.
+fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) {
+    type Data = (BTreeMap<String, usize>, Vec<Vec<i64>>);
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let text = String::from_utf8_lossy(disclose::contract3::WORDPIECE);
+        let mut entries = BTreeMap::new();
+        for (line, entry) in text.lines().enumerate() {
+            entries.entry(entry.to_string()).or_insert(line);
+        }
+        let rows = (disclose::contract3::VECTORS.chunks(128))
+            .map(|row| row.iter().map(|b| i64::from(*b as i8)).collect())
+            .collect();
+        (entries, rows)
+    })
+}
+
+/// SPEC §5 `pieces(w)`: from each position, the longest piece that is an
+/// entry (`##`-prefixed after the first), trying every end; empty on a
+/// position with no match or past 100 characters.
+pub fn pieces(word: &str) -> Vec<usize> {
+    let (entries, _) = vocabulary();
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() > 100 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < chars.len() {
+        let hit = (from + 1..=chars.len()).rev().find_map(|end| {
+            let piece: String = chars[from..end].iter().collect();
+            let key = if from == 0 {
+                piece
+            } else {
+                format!("##{piece}")
+            };
+            entries.get(&key).map(|line| (end, *line))
+        });
+        let Some((end, line)) = hit else {
+            return Vec::new();
+        };
+        out.push(line);
+        from = end;
+    }
+    out
+}
+
+/// The integer square root, by Newton's method from above.
+fn root(x: u128) -> u128 {
+    if x < 2 {
+        return x;
+    }
+    // x/2 + 1 is at least √x; each step keeps r ≥ ⌊√x⌋ until it stops.
+    let mut r = x / 2 + 1;
+    let mut next = (r + x / r) / 2;
+    while next < r {
+        r = next;
+        next = (r + x / r) / 2;
+    }
+    r
+}
+
+/// `⌊a / b⌋`, `b > 0`.
+fn floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && a < 0 { q - 1 } else { q }
+}
+
+/// The search of one run (SPEC §5): its candidates.
+#[derive(Clone, Debug)]
+pub struct Search {
+    candidates: Vec<Candidate>,
+}
+
+impl Search {
+    /// The search over `tools` (the tools the run is offered, the doors
+    /// left out: they are added here) and `skills`.
+    pub fn new(tools: Vec<Candidate>, skills: Vec<Candidate>) -> Search {
+        let doors = DOORS.iter().map(|(name, description, keys)| Candidate::Tool {
+            name: name.to_string(),
+            description: description.to_string(),
+            schema: serde_json::json!({
+                "properties": keys.iter().map(|k| (k.to_string(), serde_json::json!({}))).collect::<serde_json::Map<_, _>>()
+            }),
+        });
+        Search {
+            candidates: doors.chain(tools).chain(skills).collect(),
+        }
+    }
+
+    /// SPEC §5's answer to the `describe` query `query`, as given, when it
+    /// is ranked: valid, and once trimmed not the name of a candidate (an
+    /// exact name gets the full guide instead). `None` for a refused query
+    /// and for an exact name: this model does not write those.
+    pub fn describe(&self, query: &str) -> Option<String> {
+        let control = |c: char| u32::from(c) < 0x20 || u32::from(c) == 0x7f;
+        if query.trim().is_empty() || query.len() > QUERY_MAX || query.chars().any(control) {
+            return None;
+        }
+        let query = query.trim();
+        if self.candidates.iter().any(|c| c.name() == query) {
+            return None;
+        }
+        let hits = self.rank(query);
+        if hits.is_empty() {
+            return Some(format!(
+                "no capability is named \"{query}\", and nothing matched\n"
+            ));
+        }
+        let mut out = format!("no capability is named \"{query}\"; closest matches:\n");
+        for candidate in hits {
+            out.push_str(&candidate.hit());
+        }
+        Some(out)
+    }
+
+    /// SPEC §5's ranking of the trimmed `query`: the candidates with a
+    /// score above 0, by score descending, then name in byte order; the
+    /// first [`HITS`].
+    pub fn rank(&self, query: &str) -> Vec<&Candidate> {
+        let mut scored: Vec<(i128, &Candidate)> = (self.scores(query).into_iter())
+            .zip(&self.candidates)
+            .filter(|(score, _)| *score > 0)
+            .collect();
+        scored.sort_by(|(a, x), (b, y)| {
+            b.cmp(a)
+                .then_with(|| x.name().as_bytes().cmp(y.name().as_bytes()))
+        });
+        scored.into_iter().take(HITS).map(|(_, c)| c).collect()
+    }
+
+    /// Every candidate's name and SPEC §5 `score(c)` for the trimmed
+    /// `query`, by name in byte order.
+    pub fn named_scores(&self, query: &str) -> Vec<(String, i128)> {
+        let mut named: Vec<(String, i128)> = (self.candidates.iter())
+            .map(|c| c.name().to_string())
+            .zip(self.scores(query))
+            .collect();
+        named.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        named
+    }
+
+    /// Every candidate's SPEC §5 `score(c)`, in candidate order.
+    fn scores(&self, query: &str) -> Vec<i128> {
+        let n = self.candidates.len();
+        let stop = |w: &String| STOPWORDS.contains(&w.as_str());
+        let stems = |ws: &[String]| -> BTreeSet<String> {
+            ws.iter()
+                .map(|w| disclose::stem::stem(w).into_owned())
+                .collect()
+        };
+        // Each candidate's fields (name, text, params) as stems, and its
+        // vector words.
+        let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = (self.candidates.iter())
+            .map(|c| {
+                let (name, text, params) = (word_list(c.name()), word_list(c.text()), c.params());
+                let vector_words = (name.iter().chain(&text).chain(&params))
+                    .filter(|w| !stop(w))
+                    .cloned()
+                    .collect();
+                ([stems(&name), stems(&text), stems(&params)], vector_words)
+            })
+            .collect();
+        let df = |t: &String| {
+            fields
+                .iter()
+                .filter(|(f, _)| f.iter().any(|s| s.contains(t)))
+                .count()
+        };
+        let dfv = |w: &String| fields.iter().filter(|(_, v)| v.contains(w)).count();
+        let mut q: Vec<String> = Vec::new();
+        for w in word_list(query) {
+            if !stop(&w) && !q.contains(&w) {
+                q.push(w);
+            }
+        }
+        let query_stems: BTreeSet<String> = (q.iter())
+            .map(|w| disclose::stem::stem(w).into_owned())
+            .filter(|t| df(t) > 0)
+            .collect();
+        let (_, rows) = vocabulary();
+        let vector = |ws: &[String]| -> Vec<i64> {
+            let mut v = vec![0i64; 128];
+            for w in ws {
+                let weight = i64::from(weight(n, dfv(w)));
+                for p in pieces(w) {
+                    for (x, r) in v.iter_mut().zip(&rows[p]) {
+                        *x += weight * r;
+                    }
+                }
+            }
+            v
+        };
+        let dot = |a: &[i64], b: &[i64]| -> i128 {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| i128::from(*x) * i128::from(*y))
+                .sum()
+        };
+        let vq = vector(&q);
+        let nq = root(dot(&vq, &vq) as u128) as i128;
+        let lex: Vec<u128> = (fields.iter())
+            .map(|([name, text, params], _)| {
+                (query_stems.iter())
+                    .map(|t| {
+                        let hit = 3 * u128::from(name.contains(t))
+                            + u128::from(text.contains(t))
+                            + u128::from(params.contains(t));
+                        u128::from(weight(n, df(t))) * hit
+                    })
+                    .sum()
+            })
+            .collect();
+        let most = lex.iter().copied().max().unwrap_or(0);
+        let mut scores = Vec::with_capacity(n);
+        for (lex, (_, words)) in lex.iter().zip(&fields) {
+            let vc = vector(words);
+            let nc = root(dot(&vc, &vc) as u128) as i128;
+            let cos = if nq > 0 && nc > 0 {
+                floor(1024 * dot(&vq, &vc), nq * nc)
+            } else {
+                0
+            };
+            // 0 when L = 0.
+            let keyword = (1024 * lex).checked_div(most).unwrap_or(0) as i128;
+            scores.push(keyword + 2 * cos);
+        }
+        scores
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(hinted: usize, bare: usize) -> Line {
+        Line {
+            hinted: vec![b'h'; hinted],
+            bare: vec![b'b'; bare],
+        }
+    }
+
+    #[test]
+    fn the_hint_examples_of_the_spec_words() {
+        assert_eq!(hint("  Create an issue. Then more.  "), "Create an issue.");
+        assert_eq!(hint("First line\nsecond. line"), "First line");
+        assert_eq!(hint("v1.2 is out.Next"), "v1.2 is out.Next");
+        assert_eq!(hint("tab\there. x"), "tab here.");
+        assert_eq!(hint("a\u{7f}b \u{1}"), "a b  ");
+        assert_eq!(hint("ends with spaces   \nx"), "ends with spaces");
+        assert_eq!(hint(&"x".repeat(80)), "x".repeat(80));
+        assert_eq!(hint(&"x".repeat(81)), format!("{}…", "x".repeat(77)));
+        // 76 bytes, then a 2-byte char across byte 77: it does not fit.
+        let text = format!("{}é{}", "a".repeat(76), "b".repeat(9));
+        assert_eq!(hint(&text), format!("{}…", "a".repeat(76)));
+        // Whitespace before the cut is dropped before the ellipsis.
+        let text = format!("{}  {}", "a".repeat(75), "b".repeat(9));
+        assert_eq!(hint(&text), format!("{}…", "a".repeat(75)));
+        // Unicode whitespace (U+3000) is trimmed like ASCII.
+        assert_eq!(hint("\u{3000}Hi.\u{3000}"), "Hi.");
+    }
+
+    #[test]
+    fn pack_hinted_then_bare_then_stop() {
+        let p = pack(30, &[line(20, 8), line(15, 8), line(9, 5), line(1, 1)]);
+        assert_eq!(p.shown, vec![vec![b'h'; 20], vec![b'b'; 8]]);
+        assert_eq!((p.used, p.left), (28, 2));
+        let p = pack(0, &[]);
+        assert_eq!((p.shown.len(), p.used, p.left), (0, 0, 0));
+    }
+
+    #[test]
+    fn index_bytes_is_the_length_of_the_index() {
+        assert_eq!(index(&[]), b"");
+        // 100 entries of 100 bytes: room is 1024 - 59 - len("+100 more\n")
+        // = 955, so 9 are listed (900 bytes) and 91 are left.
+        let many = vec![line(100, 100); 100];
+        let bytes = index(&many);
+        assert_eq!(bytes.len(), 59 + 900 + "+91 more\n".len());
+        assert!(bytes.ends_with(b"+91 more\n"));
+        assert_eq!(index_bytes(&many), bytes.len());
+        let few = [line(20, 8), line(30, 10)];
+        assert_eq!(index_bytes(&few), 59 + 50);
+        assert_eq!(index(&few).len(), 59 + 50);
+    }
+
+    #[test]
+    fn render_sorts_tools_before_skills_by_bytes() {
+        let tool = |name: &str| Dormant::Tool {
+            name: name.into(),
+            description: "Does. More".into(),
+        };
+        let skill = Dormant::Skill {
+            name: "a".into(),
+            disclosure: "Skill.".into(),
+        };
+        let out = render("chat", Some("dev"), vec![skill, tool("b"), tool("B")]);
+        assert_eq!(
+            String::from_utf8(out).ok().as_deref(),
+            Some(
+                "## Capabilities\nmode: chat\ndev: dev\nDormant (describe a name for its guide; call runs a tool):\n- B: Does.\n- b: Does.\n- skill a: Skill.\n"
+            )
+        );
+    }
+
+    #[test]
+    fn words_are_the_spec_examples() {
+        let set = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(
+            words("getWeatherForecast HTTPServer"),
+            set(&["forecast", "get", "httpserver", "weather"])
+        );
+        assert_eq!(
+            words("github__create_issue v2API x9y-Z"),
+            set(&["api", "create", "github", "issue", "v2", "x9y", "z"])
+        );
+        // Non-ASCII letters never cut a word; 'İ' lowercases to two chars;
+        // no final-sigma rule.
+        assert_eq!(
+            words("ÀB aÉ İx ΟΔΟΣ"),
+            set(&["aé", "àb", "i\u{307}x", "οδοσ"])
+        );
+        assert_eq!(words("中文 x"), set(&["x", "中文"]));
+        assert!(words(" _-. …").is_empty());
+    }
+
+    #[test]
+    fn weight_is_the_bit_length_of_the_squared_ratio() {
+        // (N+1)²/df²: 16/9 → 1 → 1 bit; 16/4 → 4 → 3; 16/1 → 16 → 5;
+        // 4/1 → 4 → 3; 10⁶/1 → 20 bits; 36/25 → 1 → 1.
+        assert_eq!(weight(3, 3), 1);
+        assert_eq!(weight(3, 2), 3);
+        assert_eq!(weight(3, 1), 5);
+        assert_eq!(weight(1, 1), 3);
+        assert_eq!(weight(999, 1), 20);
+        assert_eq!(weight(5, 5), 1);
+    }
+
+    #[test]
+    fn the_stopwords_are_75_in_byte_order() {
+        assert!(
+            STOPWORDS
+                .windows(2)
+                .all(|w| w[0].as_bytes() < w[1].as_bytes())
+        );
+        // Typed twice from the spec, apart: a typo in either shows here.
+        assert_eq!(STOPWORDS, disclose::search::STOPWORDS);
+    }
+
+    /// A run of the two doors, two tools and a skill: N = 5.
+    fn search() -> Search {
+        let tool = |name: &str, description: &str, schema: Value| Candidate::Tool {
+            name: name.into(),
+            description: description.into(),
+            schema,
+        };
+        Search::new(
+            vec![
+                tool(
+                    "send_mail",
+                    "Sends a file by mail. Then more.",
+                    serde_json::json!({}),
+                ),
+                tool(
+                    "read_file",
+                    "Reads a file.",
+                    serde_json::json!({"properties": {"path": {"description": "Where it lives"}}}),
+                ),
+                tool("organize_files", "Sort things.", serde_json::json!({})),
+            ],
+            vec![Candidate::Skill {
+                name: "mailer".into(),
+                disclosure: "Mail helper.".into(),
+            }],
+        )
+    }
+
+    fn names(query: &str) -> Vec<String> {
+        let search = search();
+        (search.rank(query).into_iter())
+            .map(|c| c.name().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn stems_and_params_are_matched() {
+        // `organizing` shares only its stem `organiz` with organize_files's
+        // name (lex 3·weight, the only lex: 1024 after the fusion).
+        assert_eq!(
+            names("organizing").first().map(String::as_str),
+            Some("organize_files")
+        );
+        // `lives` only in read_file's params.
+        assert_eq!(
+            names("lives").first().map(String::as_str),
+            Some("read_file")
+        );
+        assert!(names("by").is_empty());
+    }
+
+    #[test]
+    fn params_are_keys_then_string_descriptions() {
+        let tool = Candidate::Tool {
+            name: "t".into(),
+            description: String::new(),
+            schema: serde_json::json!({"properties": {"repoName": {"description": "The repo"}, "n": {"description": 3}, "m": true}}),
+        };
+        // serde_json's map is ordered by key here; order changes no result.
+        assert_eq!(tool.params(), ["m", "n", "repo", "name", "the", "repo"]);
+        let skill = Candidate::Skill {
+            name: "s".into(),
+            disclosure: "d".into(),
+        };
+        assert!(skill.params().is_empty());
+    }
+
+    #[test]
+    fn root_and_floor_are_exact() {
+        for x in [0u128, 1, 2, 3, 4, 15, 16, 17, u128::MAX] {
+            let r = root(x);
+            assert!(
+                r * r <= x && (r + 1).checked_mul(r + 1).is_none_or(|s| x < s),
+                "{x}"
+            );
+        }
+        assert_eq!(floor(-1, 1024), -1);
+        assert_eq!(floor(-2048, 1024), -2);
+        assert_eq!(floor(5, 2), 2);
+    }
+
+    #[test]
+    fn only_a_valid_query_that_names_nothing_gets_a_ranked_answer() {
+        let search = search();
+        for not_ranked in [
+            "",
+            " \u{3000}",
+            "call",
+            " send_mail ",
+            "mailer",
+            "a\tb",
+            "x\u{7f}",
+        ] {
+            assert_eq!(search.describe(not_ranked), None, "{not_ranked:?}");
+        }
+        assert_eq!(search.describe(&"z".repeat(257)), None);
+        assert!(search.describe(&"z".repeat(256)).is_some());
+        // Only stopwords: no stem, no vector word, nothing matches.
+        assert_eq!(
+            search.describe("the of a"),
+            Some("no capability is named \"the of a\", and nothing matched\n".to_string())
+        );
+        assert!(
+            search
+                .describe("Mailer")
+                .is_some_and(|a| a.contains("- skill mailer"))
+        );
+    }
+
+    #[test]
+    fn offers_follow_section_8() {
+        use Approval::{Never, Required};
+        use Effect::*;
+        assert!(offered(None, Irreversible, Required));
+        assert!(offered(Some(Profile::Scout), IdempotentWrite, Never));
+        assert!(!offered(Some(Profile::Scout), Reversible, Never));
+        assert!(offered(Some(Profile::Writer), Reversible, Never));
+        assert!(!offered(Some(Profile::Writer), Read, Required));
+        assert!(!offered(Some(Profile::Writer), Irreversible, Never));
+    }
+}
