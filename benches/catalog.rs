@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use disclose::{Catalog, FitPlan, Mode, Run, ToolDecl, fit};
+use disclose::internals::fit::{FitPlan, fit};
+use disclose::{Catalog, Mode, Run, ToolDecl};
 
 #[path = "support/realistic.rs"]
 mod realistic;
@@ -76,9 +77,9 @@ fn naive_word_list(s: &str) -> Vec<String> {
 type NaiveTool = (String, String, String, serde_json::Value);
 
 fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
-    use disclose::contract3::{DIMENSIONS, add_rows, pieces};
-    use disclose::search::{STOPWORDS, isqrt, weight};
-    use disclose::stem::stem;
+    use disclose::internals::contract3::{DIMENSIONS, add_rows, pieces};
+    use disclose::internals::search::{STOPWORDS, isqrt, weight};
+    use disclose::internals::stem::stem;
     let query = query.trim();
     let n = tools.len();
     let stop = |w: &String| STOPWORDS.contains(&w.as_str());

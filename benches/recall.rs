@@ -11,8 +11,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use disclose::record;
-use disclose::run::Found;
+use disclose::Found;
+use disclose::internals::record;
 use disclose_replay::recall::{self, Summary};
 use disclose_replay::replay::replay;
 use disclose_replay::session::{self, OpKind};

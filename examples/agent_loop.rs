@@ -23,7 +23,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use disclose::canonical::canonical;
+use disclose::internals::canonical::canonical;
 use disclose::{
     Answer, Approval, Effect, Mode, Provider, Recorder, ShelfSkill, ToolCall, ToolDecl,
 };

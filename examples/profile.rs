@@ -26,7 +26,7 @@
 
 use std::process::ExitCode;
 
-use disclose::FitPlan;
+use disclose::internals::fit::FitPlan;
 use disclose_replay::{invariants, replay, session, transcript};
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! The contract-3 data (SPEC §5, §16): the bytes the repository ships are
 //! the contract's, and `stem` answers every line of `stems.tsv`.
 
-use disclose::stem::stem;
+use disclose::internals::stem::stem;
 
 /// `contract3/stems.tsv`: one `word<TAB>stem` a line, Snowball 3's answers.
 const STEMS: &str = include_str!("../crates/disclose/contract3/stems.tsv");
@@ -33,24 +33,28 @@ fn stem_answers_every_line_of_stems_tsv() {
 #[test]
 fn the_shipped_data_has_the_contract_digests() {
     assert_eq!(
-        blake3::hash(disclose::contract3::WORDPIECE)
+        blake3::hash(disclose::internals::contract3::WORDPIECE)
             .to_hex()
             .as_str(),
         "29a772c92cf4b7bc8f4c52d801f03d36ad8528ef964f856dadc4c4e7cb14e451"
     );
     assert_eq!(
-        blake3::hash(disclose::contract3::VECTORS).to_hex().as_str(),
+        blake3::hash(disclose::internals::contract3::VECTORS)
+            .to_hex()
+            .as_str(),
         "0f1b2364dee276c41e6c9792b398f949687b6c9e3b9bf74a66e95b3710acceac"
     );
     assert_eq!(
-        disclose::contract3::WORDPIECE_DIGEST,
-        blake3::hash(disclose::contract3::WORDPIECE)
+        disclose::internals::contract3::WORDPIECE_DIGEST,
+        blake3::hash(disclose::internals::contract3::WORDPIECE)
             .to_hex()
             .as_str()
     );
     assert_eq!(
-        disclose::contract3::VECTORS_DIGEST,
-        blake3::hash(disclose::contract3::VECTORS).to_hex().as_str()
+        disclose::internals::contract3::VECTORS_DIGEST,
+        blake3::hash(disclose::internals::contract3::VECTORS)
+            .to_hex()
+            .as_str()
     );
 }
 

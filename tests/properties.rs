@@ -6,7 +6,7 @@
 //!
 //! Every property runs 1,000 cases unless `PROPTEST_CASES` says otherwise.
 //! The expected values are computed here or by the fuzzer's model of SPEC §4
-//! (`disclose_testkit::fuzzing::model`, written apart from the library), never by
+//! (`disclose_testkit::model`, written apart from the library), never by
 //! asking the code under test for them. Inputs come from
 //! `disclose_testkit::generate`, the generators `disclose fuzz` uses.
 //!
@@ -21,15 +21,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::sync::Mutex;
 
-use disclose::dormant::{Entry, INDEX_HEADER, Shown, pack};
-use disclose::{Catalog, Mode, Profile, Refusal, Run, ToolCall, ToolDecl, fit};
+use disclose::internals::dormant::{Entry, INDEX_HEADER, Shown, pack};
+use disclose::internals::fit::{FitPlan, fit};
+use disclose::{Catalog, Mode, Profile, Refusal, Run, ToolCall, ToolDecl};
 use disclose_replay::replay::replay;
 use disclose_replay::session;
-use disclose_testkit::fuzzing::model;
 use disclose_testkit::generate::{
-    self, Decl, Declared, SessionPlan, boundary_text, carried_skill, catalog_decls, raw_name,
-    schema_and_args, session_plan, shelf_skill, text, tool_decl,
+    self, Decl, Declared, SessionPlan, args, boundary_text, carried_skill, catalog_decls, raw_name,
+    schema, schema_and_args, session_plan, shelf_skill, text, tool_decl,
 };
+use disclose_testkit::model;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -452,8 +453,7 @@ fn one_standing_one_place() {
                 .map(|(n, _)| n.to_string())
                 .collect();
             let run = admitted.start(mode, profile);
-            let resident: BTreeSet<&str> =
-                run.tool_defs().iter().map(|d| d.name.as_str()).collect();
+            let resident: BTreeSet<&str> = run.tool_defs().iter().map(|d| d.name()).collect();
             let dormant: BTreeSet<&str> = run.dormant_lines().iter().map(|l| l.name()).collect();
             prop_assert!(
                 resident.is_disjoint(&dormant),
@@ -640,6 +640,34 @@ fn fit_accepts_what_a_validator_accepts() {
     );
 }
 
+/// `fit`'s fast path is `fit`: the plan compiled once per schema accepts
+/// exactly the args `fit` accepts, and answers a misfit with `fit`'s own
+/// violations, on generated schemas (odd ones too) and args (fitting or
+/// drawn at random, integral floats included).
+#[test]
+fn fit_plan_is_fit() {
+    let schemas = prop_oneof![3 => schema_and_args(), 1 => (schema(), args())];
+    property(
+        schemas,
+        &[("plan accepted", 25), ("plan refused", 10)],
+        |(schema, args), reached| {
+            let plan = FitPlan::new(&schema);
+            let by_rule = fit(&schema, &args);
+            prop_assert_eq!(plan.fits(&args), by_rule.is_ok(), "{} / {}", schema, args);
+            prop_assert_eq!(
+                plan.check(&schema, &args),
+                by_rule.clone(),
+                "{} / {}",
+                schema,
+                args
+            );
+            reached.hit("plan accepted", by_rule.is_ok());
+            reached.hit("plan refused", by_rule.is_err());
+            Ok(())
+        },
+    );
+}
+
 /// Admitting the same declarations in another order (shuffled by the
 /// proptest RNG) gives the same answers, render, tool list, digests and
 /// pins. Declarations refused `admit.duplicate` or `admit.collision` are left
@@ -699,7 +727,7 @@ fn hint_follows_the_rule() {
             ("first line", 5),
         ],
         |text, reached| {
-            let hint = disclose::hint::hint(&text);
+            let hint = disclose::internals::hint::hint(&text);
             prop_assert!(hint.len() <= 80);
             prop_assert!(!hint.contains('\n'));
             prop_assert!(!hint.chars().any(is_control));
@@ -922,7 +950,7 @@ fn example() {
     .join("\n");
     let session = session::parse(text.as_bytes()).expect("well formed");
     let run = replay(&session).run.expect("started");
-    let names: Vec<&str> = run.tool_defs().iter().map(|d| d.name.as_str()).collect();
+    let names: Vec<&str> = run.tool_defs().iter().map(|d| d.name()).collect();
     assert_eq!(names, ["read", "describe", "call"]);
     let declared = ["read", "apps_ping", "mail_send", "plan"];
     assert_eq!(names.iter().filter(|n| declared.contains(n)).count(), 1);

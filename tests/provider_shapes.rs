@@ -3,7 +3,7 @@
 //! exact bytes SPEC §11 pins, and the bytes' stability (they are the cached
 //! prefix).
 
-use disclose::canonical::canonical;
+use disclose::internals::canonical::canonical;
 use disclose::{Approval, Catalog, Effect, Mode, Profile, Provider, Run, ToolDecl};
 use serde_json::{Value, json};
 
@@ -67,13 +67,13 @@ fn assert_shape(run: &Run, provider: Provider, shape: Value, keys: &[&str]) {
     assert_eq!(items.len(), run.tool_defs().len(), "{provider}");
     for (item, def) in items.iter().zip(run.tool_defs()) {
         let errors: Vec<String> = validator.iter_errors(item).map(|e| e.to_string()).collect();
-        assert!(errors.is_empty(), "{provider} {}: {errors:?}", def.name);
+        assert!(errors.is_empty(), "{provider} {}: {errors:?}", def.name());
         let mut found: Vec<&str> = item
             .as_object()
             .map(|o| o.keys().map(String::as_str).collect())
             .unwrap_or_default();
         found.sort_unstable();
-        assert_eq!(found, keys, "{provider} {}", def.name);
+        assert_eq!(found, keys, "{provider} {}", def.name());
     }
 }
 

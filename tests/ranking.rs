@@ -1,25 +1,22 @@
 //! Property tests of `describe`'s ranking (SPEC §5, contract version 3),
-//! on generated catalogs and queries.
-//!
-//! Everything the properties compare against is written here again from
-//! the spec's text — the words (with the camelCase split), the 75 stopwords,
-//! the three fields with the params, `df` over stems and `dfv` over words,
-//! the weight as an exact integer inequality, the WordPiece split, the
-//! vectors, `isqrt`, the floored cosine, the fusion and the order — never
-//! asked of the code under test. Only `stem` is the library's: it is pinned
-//! line by line by `contract3/stems.tsv` (tests/contract3.rs), and the
-//! vocabulary and the rows are read here from the shipped files. The
-//! ranking is read from `describe`'s output, the bytes a model sees.
+//! on generated catalogs and queries, against the test kit's readable
+//! model of §5 (`disclose_testkit::model::ranking`, the fuzzer's reference
+//! too): the words (with the camelCase split), the 75 stopwords, the three
+//! fields with the params, `df` over stems and `dfv` over words, the
+//! weight, the WordPiece split, the vectors, `isqrt`, the floored cosine,
+//! the fusion and the order, all written apart from the library. Only
+//! `stem` is the library's: it is pinned line by line by
+//! `contract3/stems.tsv` (tests/contract3.rs). The ranking is read from
+//! `describe`'s output, the bytes a model sees.
 //!
 //! Every property runs 1,000 cases unless `PROPTEST_CASES` says otherwise.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::collections::BTreeSet;
 
-use disclose::contract3::pieces;
-use disclose::search::{STOPWORDS, floor_div, isqrt, weight};
-use disclose::stem::stem;
+use disclose::internals::contract3::pieces;
+use disclose::internals::search::{STOPWORDS, floor_div, isqrt, weight};
 use disclose::{Approval, Catalog, Effect, Mode, Profile, Run, ShelfSkill, ToolDecl};
+use disclose_testkit::model::{self, Candidate, Search};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -37,9 +34,6 @@ fn config() -> ProptestConfig {
     }
 }
 
-// ---------------------------------------------------------------------------
-// SPEC §5, written out again.
-
 /// The stopwords exactly as SPEC §5 prints them.
 const SPEC_STOPWORDS: &str = "a about all an and any are as at be but by can could did do does \
     for from he her his how i if in into is it its like me my need no not of on or our please \
@@ -50,299 +44,11 @@ fn spec_stopwords() -> BTreeSet<&'static str> {
     SPEC_STOPWORDS.split_whitespace().collect()
 }
 
-/// The doors' descriptions and the keys of their input schemas (SPEC §1):
-/// they are candidates too.
-const DOORS: [(&str, &str, &[&str]); 2] = [
-    (
-        "describe",
-        "Find a capability by exact name for its full guide, or by keywords for a ranked list.",
-        &["name"],
-    ),
-    (
-        "call",
-        "Run a dormant tool by name; its args are checked against that tool's input schema first.",
-        &["args", "name"],
-    ),
-];
-
-/// `words(s)` as a list: maximal alphanumeric runs, split again between
-/// an ASCII lowercase letter or digit and an ASCII uppercase letter, each
-/// character lowercased on its own; every occurrence, in order.
-fn spec_word_list(s: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut last: Option<char> = None;
-    for c in s.chars() {
-        if !c.is_alphanumeric() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            last = None;
-            continue;
-        }
-        if let Some(p) = last
-            && (p.is_ascii_lowercase() || p.is_ascii_digit())
-            && c.is_ascii_uppercase()
-        {
-            words.push(std::mem::take(&mut word));
-        }
-        for l in c.to_lowercase() {
-            word.push(l);
-        }
-        last = Some(c);
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
-
-/// The vocabulary (entry → its first line) and the rows.
-type Data = (BTreeMap<String, usize>, Vec<[i64; 128]>);
-
-/// The vocabulary and the rows, from the files.
-fn spec_vocabulary() -> &'static Data {
-    static DATA: OnceLock<Data> = OnceLock::new();
-    DATA.get_or_init(|| {
-        let text = include_str!("../crates/disclose/contract3/wordpiece.txt");
-        let bytes = include_bytes!("../crates/disclose/contract3/vectors.i8");
-        let mut entries = BTreeMap::new();
-        for (line, entry) in text.lines().enumerate() {
-            entries.entry(entry.to_string()).or_insert(line);
-        }
-        let rows = bytes
-            .chunks(128)
-            .map(|row| std::array::from_fn(|i| i64::from(row[i] as i8)))
-            .collect();
-        (entries, rows)
-    })
-}
-
-/// `pieces(w)`, greedily, over every end from the longest down: no bound
-/// on an entry's length, a new string per try.
-fn spec_pieces(word: &str) -> Vec<usize> {
-    let (entries, _) = spec_vocabulary();
-    let chars: Vec<char> = word.chars().collect();
-    if chars.len() > 100 {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut from = 0;
-    while from < chars.len() {
-        let mut found = None;
-        for end in (from + 1..=chars.len()).rev() {
-            let piece: String = chars[from..end].iter().collect();
-            let key = if from == 0 {
-                piece
-            } else {
-                format!("##{piece}")
-            };
-            if let Some(&line) = entries.get(&key) {
-                found = Some((end, line));
-                break;
-            }
-        }
-        match found {
-            Some((end, line)) => {
-                out.push(line);
-                from = end;
-            }
-            None => return Vec::new(),
-        }
-    }
-    out
-}
-
-/// `isqrt` by bisection.
-fn spec_isqrt(x: u128) -> u128 {
-    let (mut lo, mut hi) = (0u128, 1u128 << 64);
-    // lo² ≤ x < hi²
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if mid.checked_mul(mid).is_some_and(|m| m <= x) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
-/// `⌊a / b⌋` for `b > 0`, from the truncating quotient.
-fn spec_floor(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && a < 0 { q - 1 } else { q }
-}
-
-/// A candidate as the test sees it: its name and its three fields.
-#[derive(Clone, Debug)]
-struct Candidate {
-    name: String,
-    name_words: Vec<String>,
-    text_words: Vec<String>,
-    param_words: Vec<String>,
-}
-
-impl Candidate {
-    fn new(name: &str, text: &str, schema: Option<&serde_json::Value>) -> Candidate {
-        let mut param_words = Vec::new();
-        if let Some(properties) = schema
-            .and_then(|s| s.get("properties"))
-            .and_then(|p| p.as_object())
-        {
-            for (key, value) in properties {
-                param_words.extend(spec_word_list(key));
-                if let Some(d) = value.get("description").and_then(|d| d.as_str()) {
-                    param_words.extend(spec_word_list(d));
-                }
-            }
-        }
-        Candidate {
-            name: name.to_string(),
-            name_words: spec_word_list(name),
-            text_words: spec_word_list(text),
-            param_words,
-        }
-    }
-
-    fn stems(words: &[String]) -> BTreeSet<String> {
-        words.iter().map(|w| stem(w).into_owned()).collect()
-    }
-
-    /// Name, text and params, stopwords out, every occurrence kept.
-    fn vector_words(&self) -> Vec<String> {
-        let stop = spec_stopwords();
-        (self
-            .name_words
-            .iter()
-            .chain(&self.text_words)
-            .chain(&self.param_words))
-        .filter(|w| !stop.contains(w.as_str()))
-        .cloned()
-        .collect()
-    }
-}
-
-/// The weight as the least `w` with `(N+1)² < 2^w · df²` (df ≥ 1), or
-/// `(N+1)² < 2^w` (df = 0), found by counting up rather than by a bit
-/// length.
-fn spec_weight(n: u128, df: u128) -> u32 {
-    let top = (n + 1) * (n + 1);
-    let below = if df == 0 { 1 } else { df * df };
-    let mut w = 1;
-    while (1u128 << w) * below <= top {
-        w += 1;
-    }
-    w
-}
-
-/// The vector of a list of words: Σ weight(dfv(w)) · Σ rows of pieces(w).
-fn spec_vector(words: &[String], dfv: &dyn Fn(&str) -> u128, n: u128) -> Vec<i64> {
-    let (_, rows) = spec_vocabulary();
-    let mut v = vec![0i64; 128];
-    for w in words {
-        let weight = i64::from(spec_weight(n, dfv(w)));
-        for p in spec_pieces(w) {
-            for (x, r) in v.iter_mut().zip(rows[p].iter()) {
-                *x += weight * r;
-            }
-        }
-    }
-    v
-}
-
-fn spec_dot(a: &[i64], b: &[i64]) -> i128 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| i128::from(*x) * i128::from(*y))
-        .sum()
-}
-
-/// SPEC §5's scores, by candidate.
-fn spec_scores(query: &str, candidates: &[Candidate]) -> Vec<i128> {
-    let n = candidates.len() as u128;
-    let stop = spec_stopwords();
-    let mut q: Vec<String> = Vec::new();
-    for w in spec_word_list(query.trim()) {
-        if !stop.contains(w.as_str()) && !q.contains(&w) {
-            q.push(w);
-        }
-    }
-    let fields: Vec<[BTreeSet<String>; 3]> = candidates
-        .iter()
-        .map(|c| {
-            [
-                Candidate::stems(&c.name_words),
-                Candidate::stems(&c.text_words),
-                Candidate::stems(&c.param_words),
-            ]
-        })
-        .collect();
-    let df = |t: &str| {
-        fields
-            .iter()
-            .filter(|f| f.iter().any(|s| s.contains(t)))
-            .count() as u128
-    };
-    let query_stems: BTreeSet<String> = q
-        .iter()
-        .map(|w| stem(w).into_owned())
-        .filter(|t| df(t) > 0)
-        .collect();
-    let lex: Vec<u128> = fields
-        .iter()
-        .map(|[name, text, params]| {
-            query_stems
-                .iter()
-                .map(|t| {
-                    let hit = 3 * u128::from(name.contains(t))
-                        + u128::from(text.contains(t))
-                        + u128::from(params.contains(t));
-                    u128::from(spec_weight(n, df(t))) * hit
-                })
-                .sum()
-        })
-        .collect();
-    let vector_words: Vec<Vec<String>> = candidates.iter().map(Candidate::vector_words).collect();
-    let dfv = |w: &str| {
-        vector_words
-            .iter()
-            .filter(|ws| ws.iter().any(|x| x == w))
-            .count() as u128
-    };
-    let vq = spec_vector(&q, &dfv, n);
-    let nq = spec_isqrt(spec_dot(&vq, &vq) as u128) as i128;
-    let l = lex.iter().copied().max().unwrap_or(0);
-    (lex.iter().zip(&vector_words))
-        .map(|(&lex, words)| {
-            let vc = spec_vector(words, &dfv, n);
-            let nc = spec_isqrt(spec_dot(&vc, &vc) as u128) as i128;
-            let cos = if nq > 0 && nc > 0 {
-                spec_floor(1024 * spec_dot(&vq, &vc), nq * nc)
-            } else {
-                0
-            };
-            let keyword = (1024 * lex).checked_div(l).unwrap_or(0) as i128;
-            keyword + 2 * cos
-        })
-        .collect()
-}
-
-/// SPEC §5's ranking: names, best first, at most 8.
-fn spec_ranking(query: &str, candidates: &[Candidate]) -> Vec<String> {
-    let scores = spec_scores(query, candidates);
-    let mut scored: Vec<(i128, &str)> = (scores.into_iter().zip(candidates))
-        .map(|(score, c)| (score, c.name.as_str()))
-        .filter(|(score, _)| *score > 0)
-        .collect();
-    scored.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
-    });
-    scored
-        .into_iter()
-        .take(8)
-        .map(|(_, n)| n.to_string())
+/// SPEC §5's ranking of `query` by the model: names, best first, at
+/// most 8.
+fn spec_ranking(query: &str, search: &Search) -> Vec<String> {
+    (search.rank(query.trim()).into_iter())
+        .map(|c| c.name().to_string())
         .collect()
 }
 
@@ -464,20 +170,12 @@ fn query() -> impl Strategy<Value = String> {
 }
 
 /// Admits `decls` in order (refusals skipped) and starts the run, as a
-/// scout child when `child`. Returns the run and its candidates as the spec
-/// defines them: offered tools (doors included) and skills.
-fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
+/// scout child when `child`. Returns the run and the model's search over
+/// its candidates as the spec defines them: offered tools (the model adds
+/// the doors) and skills.
+fn started(decls: &[Decl], child: bool) -> (Run, Search) {
     let mut catalog = Catalog::new();
-    let mut candidates: Vec<Candidate> = DOORS
-        .iter()
-        .map(|(n, t, keys)| {
-            let properties: serde_json::Map<String, serde_json::Value> = keys
-                .iter()
-                .map(|k| (k.to_string(), json!({"type": "object"})))
-                .collect();
-            Candidate::new(n, t, Some(&json!({ "properties": properties })))
-        })
-        .collect();
+    let (mut tools, mut skills) = (Vec::new(), Vec::new());
     for decl in decls {
         match decl {
             Decl::Tool(origin, name, text, effect, schema) => {
@@ -492,7 +190,11 @@ fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
                 if let Ok(tool) = catalog.admit_tool(&decl) {
                     // SPEC §8: a scout is offered `read` tools only here.
                     if !child || *effect == "read" {
-                        candidates.push(Candidate::new(tool.name(), text, Some(schema)));
+                        tools.push(Candidate::Tool {
+                            name: tool.name().to_string(),
+                            description: text.clone(),
+                            schema: schema.clone(),
+                        });
                     }
                 }
             }
@@ -505,7 +207,10 @@ fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
                     package: None,
                 };
                 if catalog.admit_skill(&decl).is_ok() {
-                    candidates.push(Candidate::new(name, text, None));
+                    skills.push(Candidate::Skill {
+                        name: name.clone(),
+                        disclosure: text.clone(),
+                    });
                 }
             }
         }
@@ -515,7 +220,7 @@ fn started(decls: &[Decl], child: bool) -> (Run, Vec<Candidate>) {
     } else {
         catalog.start(Mode::Chat)
     };
-    (run, candidates)
+    (run, Search::new(tools, skills))
 }
 
 /// The names `describe` lists for `query`, read from its output; `None`
@@ -567,8 +272,8 @@ proptest! {
         prop_assert!((1u128 << w).checked_mul(df2).is_none_or(|v| top < v));
         prop_assert!(weight(n, hi) <= w, "weight rose from df {lo} to {hi}");
         if n < 1 << 20 {
-            prop_assert_eq!(w, spec_weight(n as u128, lo as u128));
-            prop_assert_eq!(weight(n, 0), spec_weight(n as u128, 0));
+            prop_assert_eq!(w, model::weight(n, lo));
+            prop_assert_eq!(weight(n, 0), model::weight(n, 0));
         }
         // df = 0 weighs (N+1)²'s bit length: at least df = 1's.
         let zero = weight(n, 0);
@@ -676,9 +381,9 @@ proptest! {
         q in query(),
         child in any::<bool>(),
     ) {
-        let (run, candidates) = started(&decls, child);
+        let (run, search) = started(&decls, child);
         prop_assume!(!is_exact(&run, &q));
-        let expected = spec_ranking(&q, &candidates);
+        let expected = spec_ranking(&q, &search);
         prop_assert_eq!(listed(&run, &q).unwrap_or_default(), expected, "query {:?}", q);
     }
 
@@ -690,9 +395,9 @@ proptest! {
         queries in vec(query(), 2..8),
         child in any::<bool>(),
     ) {
-        let (run, candidates) = started(&decls, child);
+        let (run, search) = started(&decls, child);
         for q in queries.iter().filter(|q| !is_exact(&run, q)) {
-            let expected = spec_ranking(q, &candidates);
+            let expected = spec_ranking(q, &search);
             prop_assert_eq!(listed(&run, q).unwrap_or_default(), expected, "query {:?}", q);
         }
     }
@@ -712,7 +417,7 @@ proptest! {
         if long == 2 {
             word = word.repeat(101 / word.chars().count().max(1) + 1);
         }
-        let want: Vec<u32> = spec_pieces(&word).into_iter().map(|p| p as u32).collect();
+        let want: Vec<u32> = model::pieces(&word).into_iter().map(|p| p as u32).collect();
         prop_assert_eq!(pieces(&word), want, "{:?}", word);
     }
 
@@ -723,7 +428,7 @@ proptest! {
             let r = isqrt(x);
             prop_assert!(r.checked_mul(r).is_some_and(|s| s <= x), "{x}: {r}");
             prop_assert!((r + 1).checked_mul(r + 1).is_none_or(|s| x < s), "{x}: {r}");
-            prop_assert_eq!(r, spec_isqrt(x));
+            prop_assert_eq!(r, model::isqrt(x));
         }
     }
 
@@ -734,7 +439,7 @@ proptest! {
         let (a, b) = (i128::from(a), i128::from(b));
         let q = floor_div(a, b);
         prop_assert!(q * b <= a && a < (q + 1) * b, "{a} / {b}: {q}");
-        prop_assert_eq!(q, spec_floor(a, b));
+        prop_assert_eq!(q, model::floor(a, b));
     }
 }
 
@@ -743,4 +448,6 @@ fn the_library_stopwords_are_the_spec_s() {
     let library: BTreeSet<&str> = STOPWORDS.iter().copied().collect();
     assert_eq!(library, spec_stopwords());
     assert_eq!(STOPWORDS.len(), 75);
+    let model: BTreeSet<&str> = model::STOPWORDS.iter().copied().collect();
+    assert_eq!(model, spec_stopwords());
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use disclose::refusal::vocabulary;
+use disclose::vocabulary;
 use disclose_testkit::fuzzing::{self, Failure, Fuzz, Tally};
 
 use super::term::Progress;
@@ -44,7 +44,7 @@ pub struct FuzzArgs {
 
 #[cfg(feature = "mutants")]
 fn mutant_name(name: &str) -> Result<String, String> {
-    use disclose::mutant::Mutant;
+    use disclose_testkit::mutants::Mutant;
     match Mutant::named(name) {
         Some(_) => Ok(name.to_string()),
         None => Err(format!(
@@ -73,11 +73,10 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     #[cfg_attr(not(feature = "mutants"), allow(unused_mut))]
     let mut fuzz = Fuzz::new(seed, cases);
     #[cfg(feature = "mutants")]
+    if let Some(mutant) =
+        (args.mutant.as_deref()).and_then(disclose_testkit::mutants::Mutant::named)
     {
-        fuzz.mutant = args
-            .mutant
-            .as_deref()
-            .and_then(disclose::mutant::Mutant::named);
+        fuzz = fuzz.planting(mutant);
     }
 
     let mut head = format!("disclose fuzz: seed {seed}");
@@ -87,8 +86,7 @@ pub fn run(args: &FuzzArgs) -> Result<Exit> {
     if let Some(secs) = args.time {
         head.push_str(&format!(", at most {secs}s"));
     }
-    #[cfg(feature = "mutants")]
-    if let Some(m) = fuzz.mutant {
+    if let Some(m) = fuzz.mutant() {
         head.push_str(&format!(", mutant {} ({})", m.name(), m.breaks()));
     }
     emit(&format!("{head}\n"))?;

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use disclose::ToolDecl;
 use disclose::import::{self, Imported};
-use disclose::naming::origin_is_valid;
-use disclose::record::{header_line, op_line};
+use disclose::internals::naming::origin_is_valid;
+use disclose::internals::record::{header_line, op_line};
 use disclose_replay::session::OpKind;
 
 use super::{Exit, emit};

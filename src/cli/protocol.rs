@@ -292,7 +292,7 @@ impl Answer {
 /// it everywhere else in the protocol (SPEC §10's string form), without an
 /// intermediate string.
 fn push_string(out: &mut String, text: &str) {
-    disclose::canonical::write_string(out, text);
+    disclose::internals::canonical::write_string(out, text);
 }
 
 /// Which of the three answers a message claims to be, by its keys; `None`

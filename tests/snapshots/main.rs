@@ -22,7 +22,7 @@ mod prompt;
 mod refusals;
 mod skills;
 
-use disclose::canonical::canonical;
+use disclose::internals::canonical::canonical;
 use disclose::{
     Approval, CarriedSkill, Catalog, Effect, Mode, Profile, Refusal, Run, ShelfSkill, ToolCall,
     ToolDecl,

@@ -7,15 +7,15 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::canonical::{write_string, write_value};
+use crate::canonical::write_string;
 use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
-use crate::fit::FitPlan;
+use crate::facts::{SchemaFacts, schema_facts};
+use crate::fit::plan::FitPlan;
 use crate::hint::hint;
-use crate::lookup::Lookup;
 use crate::mode::{Mode, Profile};
 use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
 use crate::refusal::{HashReason, Kind, Refusal, SchemaReason};
@@ -42,35 +42,47 @@ pub struct AdmittedTool {
     hint: String,
 }
 
+/// SPEC §2's descriptor digest of a tool declared as `decl` whose input
+/// schema's canonical text is `schema_text`: BLAKE3(canonical(
+/// ["disclose.tool/1", origin, raw name, input_schema, effect])), 64
+/// lowercase hex, written around the schema's canonical text rather than
+/// by copying the schema into a new array.
+pub(crate) fn tool_digest(decl: &ToolDecl, schema_text: &str) -> String {
+    let mut pinned = String::with_capacity(schema_text.len() + 64);
+    pinned.push_str("[\"disclose.tool/1\",");
+    write_string(&mut pinned, &decl.origin);
+    pinned.push(',');
+    write_string(&mut pinned, &decl.name);
+    pinned.push(',');
+    pinned.push_str(schema_text);
+    pinned.push(',');
+    write_string(&mut pinned, decl.effect.as_str());
+    pinned.push(']');
+    blake3::hash(pinned.as_bytes()).to_hex().as_str().to_owned()
+}
+
 impl AdmittedTool {
-    fn new(decl: &ToolDecl, name: String, facts: &SchemaFacts) -> AdmittedTool {
-        let schema_text = &facts.text;
-        let (effect, approval) = (decl.effect, decl.approval);
-        // SPEC §2: BLAKE3(canonical(["disclose.tool/1", origin, raw name,
-        // input_schema, effect])), written around the schema's canonical
-        // text rather than by copying the schema into a new array.
-        let mut pinned = String::with_capacity(schema_text.len() + 64);
-        pinned.push_str("[\"disclose.tool/1\",");
-        write_string(&mut pinned, &decl.origin);
-        pinned.push(',');
-        write_string(&mut pinned, &decl.name);
-        pinned.push(',');
-        pinned.push_str(schema_text);
-        pinned.push(',');
-        write_string(&mut pinned, effect.as_str());
-        pinned.push(']');
+    /// The tool admitted from `decl` under `name`, with the facts of its
+    /// schema and the hint and digest its admission computed.
+    fn new(
+        decl: &ToolDecl,
+        name: String,
+        facts: &SchemaFacts,
+        hint: String,
+        digest: String,
+    ) -> AdmittedTool {
         AdmittedTool {
-            hint: hint(&decl.description),
-            digest: blake3::hash(pinned.as_bytes()).to_hex().as_str().to_owned(),
+            hint,
+            digest,
             fit_plan: Arc::clone(&facts.plan),
-            schema_text: Arc::clone(schema_text),
+            schema_text: Arc::clone(&facts.text),
             name,
             origin: decl.origin.clone(),
             raw_name: decl.name.clone(),
             description: decl.description.clone(),
             input_schema: Arc::clone(&decl.input_schema),
-            effect,
-            approval,
+            effect: decl.effect,
+            approval: decl.approval,
         }
     }
 
@@ -111,7 +123,7 @@ impl AdmittedTool {
         &self.schema_text
     }
     /// The args check compiled from the input schema, on first use.
-    pub fn fit_plan(&self) -> &FitPlan {
+    pub(crate) fn fit_plan(&self) -> &FitPlan {
         self.fit_plan
             .get_or_init(|| FitPlan::new(&self.input_schema))
     }
@@ -225,11 +237,15 @@ impl Catalog {
             generation: 0,
             dev_line: None,
         };
-        // The doors are the same in every catalog: built once per process.
+        // The doors are the same in every catalog: built once per process,
+        // by the rules themselves (never through the seam: a value kept
+        // for the process must not depend on what a test planted).
         static DOORS: OnceLock<[AdmittedTool; 2]> = OnceLock::new();
         let doors = DOORS.get_or_init(|| {
             [crate::describe_decl(), crate::call_decl()].map(|decl| {
-                AdmittedTool::new(&decl, decl.name.clone(), &schema_facts(&decl.input_schema))
+                let facts = schema_facts(&decl.input_schema);
+                let (hint, digest) = (hint(&decl.description), tool_digest(&decl, &facts.text));
+                AdmittedTool::new(&decl, decl.name.clone(), &facts, hint, digest)
             })
         });
         for tool in doors {
@@ -269,12 +285,9 @@ impl Catalog {
             });
         }
         let (key, generation) = self.check_unheld(&name)?;
-        let tool = AdmittedTool::new(decl, name.clone(), &facts);
-        #[cfg(feature = "mutants")]
-        let tool = AdmittedTool {
-            digest: crate::mutant::counted_digest(tool.digest),
-            ..tool
-        };
+        let hint = crate::seam::hint(&decl.description);
+        let digest = crate::seam::tool_digest(decl, &facts.text);
+        let tool = AdmittedTool::new(decl, name.clone(), &facts, hint, digest);
         self.commit(key, generation, &name);
         Ok(self.tools.entry(name).or_insert(tool))
     }
@@ -447,7 +460,7 @@ impl Catalog {
             door,
             hash,
             package: package.clone(),
-            hint: hint(disclosure),
+            hint: crate::seam::hint(disclosure),
         };
         Ok(self.skills.entry(name.to_string()).or_insert(skill))
     }
@@ -456,99 +469,6 @@ impl Catalog {
     pub(crate) fn set_generation_for_test(&mut self, generation: u64) {
         self.generation = generation;
     }
-}
-
-/// What admission derives from an input schema alone: its canonical text
-/// (SPEC §10), whether the draft 2020-12 meta-schema accepts it (SPEC §2
-/// check 6), and its compiled `fit` — a write-once cell, filled by the
-/// first call to any tool of an equal schema (a pure function of it).
-#[derive(Debug)]
-struct SchemaFacts {
-    text: Arc<str>,
-    valid: bool,
-    plan: Arc<OnceLock<FitPlan>>,
-}
-
-impl SchemaFacts {
-    /// The facts of `schema`, whose canonical text is `text`.
-    fn of(schema: &Value, text: Arc<str>) -> SchemaFacts {
-        SchemaFacts {
-            text,
-            valid: crate::metaschema::is_valid(schema),
-            plan: Arc::default(),
-        }
-    }
-}
-
-/// The [`SchemaFacts`] of `schema`, remembered per process by the schema's
-/// content.
-///
-/// Catalogs admit the same server schemas run after run, and a harness
-/// replays each session again for SPEC §13 I3, I4 and I7; the facts are a
-/// pure function of the schema, so they are computed once per process and
-/// shared. A schema seen before in the same allocation is found by its
-/// address (the memo's weak pointer keeps the address from being reused);
-/// any other is found by its canonical text, which a miss needs anyway, so
-/// a hit is an equal schema, compared byte for byte, and nothing is hashed.
-/// The memo holds texts and plans, never a schema. Bounded: past `LIMIT`
-/// texts it starts over.
-fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
-    // Recurring schemas are few (docs/decisions.md); a larger memo keeps
-    // megabytes of texts nobody asks for again among the replay's
-    // short-lived allocations.
-    const LIMIT: usize = 1 << 9;
-    /// Facts by canonical text, and by the address of a schema they were
-    /// found for (with a weak pointer to it).
-    /// Hashed, not ordered: an ordered map of texts would follow a
-    /// pointer to a text at every comparison, a cache miss each.
-    struct Memo {
-        by_text: Lookup<Arc<str>, Arc<SchemaFacts>>,
-        by_address: Lookup<usize, (Weak<Value>, Arc<SchemaFacts>)>,
-    }
-    static MEMO: Mutex<Memo> = Mutex::new(Memo {
-        by_text: Lookup::new(),
-        by_address: Lookup::new(),
-    });
-    let address = Arc::as_ptr(schema) as usize;
-    // While the weak pointer lives the allocation is never freed, nor
-    // changed in place (`Arc::get_mut` refuses and `Arc::make_mut` moves
-    // away from an allocation with weak pointers), so a schema at this
-    // address is the one the entry was made for.
-    let seen = (MEMO.lock().ok()).and_then(|memo| {
-        memo.by_address
-            .get(&address)
-            .map(|(_, facts)| Arc::clone(facts))
-    });
-    if let Some(facts) = seen {
-        return facts;
-    }
-    // Most tool schemas' texts fit in this at once, instead of growing
-    // through eight sizes (it is copied into the shared `Arc<str>`, so the
-    // room is not kept). Below the allocator's large-chunk size.
-    let mut text = String::with_capacity(960);
-    write_value(&mut text, schema);
-    let Ok(mut memo) = MEMO.lock() else {
-        return Arc::new(SchemaFacts::of(schema, text.into()));
-    };
-    let facts = match memo.by_text.get(text.as_str()) {
-        Some(facts) => Arc::clone(facts),
-        None => {
-            if memo.by_text.len() >= LIMIT {
-                memo.by_text.clear();
-                memo.by_address.clear();
-            }
-            let facts = Arc::new(SchemaFacts::of(schema, text.into()));
-            memo.by_text
-                .insert(Arc::clone(&facts.text), Arc::clone(&facts));
-            facts
-        }
-    };
-    if memo.by_address.len() >= LIMIT {
-        memo.by_address.clear();
-    }
-    memo.by_address
-        .insert(address, (Arc::downgrade(schema), Arc::clone(&facts)));
-    facts
 }
 
 /// Whether `text` is 64 lowercase hex digits.
@@ -619,25 +539,6 @@ mod tests {
             "read"
         ]));
         assert_eq!(via_canonical, pinned);
-    }
-
-    /// An equal schema in another allocation (a later session's) is a
-    /// memo hit; another schema, or the same one after its allocation is
-    /// gone, gets its own facts.
-    #[test]
-    fn schema_facts_are_shared_by_equal_schemas_only() {
-        let first: Arc<Value> = json!({"type": "object", "properties": {"q": {"type": "string"}}, "$comment": "memo test"}).into();
-        let facts = schema_facts(&first);
-        let again: Arc<Value> = Arc::new((*first).clone());
-        assert!(Arc::ptr_eq(&schema_facts(&again), &facts));
-        assert!(Arc::ptr_eq(&schema_facts(&first), &facts));
-        let other: Arc<Value> = json!({"type": "object", "properties": {"q": {"type": "integer"}}, "$comment": "memo test"}).into();
-        let other_facts = schema_facts(&other);
-        assert!(!Arc::ptr_eq(&other_facts, &facts));
-        assert_eq!(&*other_facts.text, canonical(&other));
-        drop(first);
-        let after: Arc<Value> = Arc::new((*again).clone());
-        assert_eq!(&*schema_facts(&after).text, &*facts.text);
     }
 
     #[test]

@@ -77,11 +77,6 @@ fn vocabulary() -> &'static Vocabulary {
     })
 }
 
-/// The line of the vocabulary entry `entry`, if it is one.
-pub fn entry(entry: &str) -> Option<u32> {
-    vocabulary().whole.get(entry).copied()
-}
-
 /// SPEC §5 `pieces(w)`: the greedy longest-match-first WordPiece split of
 /// `word`, counted in characters, as vocabulary lines; empty when some
 /// position has no match or `word` has more than 100 characters.
@@ -120,18 +115,6 @@ pub fn pieces(word: &str) -> Vec<u32> {
     pieces
 }
 
-/// Row `line` of [`VECTORS`] (zeros past the end, which no line reaches).
-pub fn row(line: u32) -> [i8; DIMENSIONS] {
-    let mut out = [0; DIMENSIONS];
-    let start = line as usize * DIMENSIONS;
-    if let Some(bytes) = VECTORS.get(start..start + DIMENSIONS) {
-        for (o, b) in out.iter_mut().zip(bytes) {
-            *o = i8::from_ne_bytes([*b]);
-        }
-    }
-    out
-}
-
 /// Adds `times` × the sum of the rows of `pieces` to `into` (wrapping, so
 /// no catalog can make it panic; SPEC §5's sums of real text stay far
 /// inside i64).
@@ -150,6 +133,11 @@ pub fn add_rows(into: &mut Vector, pieces: &[u32], times: i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The line of the vocabulary entry `entry`, if it is one.
+    fn entry(entry: &str) -> Option<u32> {
+        vocabulary().whole.get(entry).copied()
+    }
 
     #[test]
     fn the_vocabulary_has_one_row_per_line() {

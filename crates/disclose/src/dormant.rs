@@ -81,10 +81,7 @@ pub fn marker(n: usize) -> String {
 /// the *total* count. SPEC §4: the marker is budgeted at its widest, so it
 /// always fits whatever the packer leaves out.
 pub fn room_for(total: usize) -> usize {
-    let room = DORMANT_INDEX_CEILING.saturating_sub(INDEX_HEADER.len() + marker(total).len());
-    #[cfg(feature = "mutants")]
-    let room = crate::mutant::room_for(room);
-    room
+    DORMANT_INDEX_CEILING.saturating_sub(INDEX_HEADER.len() + marker(total).len())
 }
 
 /// A dormant capability's two possible index lines, built once at start as
@@ -150,7 +147,8 @@ pub fn write_index(out: &mut String, lines: &[DormantLine]) {
     if lines.is_empty() {
         return;
     }
-    let packed = pack(room_for(lines.len()), lines.iter().map(DormantLine::entry));
+    let room = crate::seam::room_for(lines.len());
+    let packed = pack(room, lines.iter().map(DormantLine::entry));
     out.push_str(INDEX_HEADER);
     for (line, shown) in lines.iter().zip(&packed.shown) {
         match shown {

@@ -47,15 +47,13 @@ pub fn hint(text: &str) -> String {
     let cut = floor_boundary(&clean, CUT_AT);
     let mut hint = clean[..cut].trim_end().to_string();
     hint.push_str(ELLIPSIS);
-    #[cfg(feature = "mutants")]
-    let hint = crate::mutant::cut_hint(hint, &clean);
     hint
 }
 
 /// The largest char boundary of `text` at or below `at` (SPEC §4's cut).
 /// `str::floor_char_boundary` does this from Rust 1.91; the crate builds on
 /// 1.89.
-pub(crate) fn floor_boundary(text: &str, at: usize) -> usize {
+fn floor_boundary(text: &str, at: usize) -> usize {
     let mut cut = at.min(text.len());
     while !text.is_char_boundary(cut) {
         cut -= 1;

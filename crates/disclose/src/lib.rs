@@ -46,69 +46,119 @@
 //! as a session ([`Recorder`]) and replayed to the same bytes.
 //!
 //! The library does no I/O and reads no clock, randomness or environment:
-//! [`session`] parses bytes, [`replay`] turns a parsed session into a
-//! transcript, and [`invariants`] checks SPEC §13 on it. Files, terminals and
-//! exit codes belong to the CLI.
+//! a [`Recorder`] writes to the `Write` its host hands it. Reading and
+//! replaying sessions, transcripts and SPEC §13's invariants are the
+//! harness's (the `disclose-replay` crate); files, terminals and exit codes
+//! belong to the `disclose` binary.
 //!
 //! # Features
 //!
-//! - With `default-features = false`, the crate is the catalog and the pure
-//!   session, replay, transcript, recording and import core; it depends on
-//!   `serde_json`, `serde` (derive), `jsonschema`, `blake3`, `zmij`
-//!   and `rapidfuzz` only.
-//! - `testkit` adds `generate` (proptest strategies for declarations and
-//!   whole sessions) and `fuzzing` (the driver of `disclose fuzz`).
-//! - `cli` (the default) adds `testkit`, `golden` (a transcript against its
-//!   golden, with a visible diff) and the `disclose` binary.
+//! None by default, and none an embedder needs. `mutants` (hidden, for the
+//! test kit only) lets a test plant a deliberately broken rule through one
+//! seam; a build without it calls each rule directly.
 #![deny(missing_docs)]
 
-pub mod answer;
-pub mod call;
-pub mod canonical;
-pub mod catalog;
-pub mod contract3;
-pub mod declaration;
-pub mod dormant;
-pub mod fit;
-pub mod hint;
+mod answer;
+mod call;
+mod canonical;
+mod catalog;
+mod contract3;
+mod declaration;
+mod dormant;
+mod facts;
+mod fit;
+mod hint;
 pub mod import;
 mod lookup;
 mod metaschema;
-pub mod mode;
-#[cfg(feature = "mutants")]
-#[doc(hidden)]
-pub mod mutant;
-pub mod naming;
+mod mode;
+mod naming;
 mod nearest;
-pub mod provider;
-pub mod record;
-pub mod refusal;
-pub mod run;
-pub mod search;
-pub mod stem;
-
-/// Internals the harness, the test kit and the tests reach: not part of the
-/// embedder's API, and not covered by semver.
-#[doc(hidden)]
-pub mod internals {
-    /// SPEC §2 check 6: the meta-schema verdict, and the walk that decides
-    /// most schemas before the `jsonschema` crate is asked.
-    pub mod metaschema {
-        pub use crate::metaschema::{is_valid, verdict};
-    }
-}
+mod provider;
+mod record;
+mod refusal;
+mod run;
+mod seam;
+mod search;
+mod stem;
 
 pub use answer::Answer;
 pub use call::ToolCall;
 pub use catalog::{AdmittedTool, Catalog, Door, Skill};
 pub use declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
-pub use dormant::{Entry, Packed, Shown, pack};
-pub use fit::{FitPlan, Violation, fit};
-pub use mode::{Mode, Profile, core_tools, in_some_core, mode_admits};
+pub use fit::Violation;
+pub use mode::{Mode, Profile};
 pub use provider::{Provider, ToolList};
 pub use record::{RecordError, RecordedRun, Recorder};
-pub use refusal::{Class, Refusal, VocabEntry, vocabulary, vocabulary_text};
-pub use run::{Run, SkillPin, ToolDef};
+pub use refusal::{
+    Class, Code, HashReason, Kind, QueryReason, Refusal, SchemaReason, ShapeReason, VocabEntry,
+    vocabulary, vocabulary_text,
+};
+pub use run::{Capability, Found, Run, SkillPin, ToolDef};
+
+/// What the harness (`disclose-replay`, the `disclose` binary), the test kit,
+/// the tests and the benchmarks reach inside the rules: **not part of the
+/// embedder's API**, not covered by semver, and free to change with any
+/// release. Each module names the rule it exposes.
+#[doc(hidden)]
+pub mod internals {
+    /// SPEC §10: canonical JSON, written by hand.
+    pub mod canonical {
+        pub use crate::canonical::{canonical, write_string, write_value};
+    }
+    /// Contract 3's embedded data (SPEC §16) and the WordPiece split.
+    pub mod contract3 {
+        pub use crate::contract3::{
+            DIMENSIONS, VECTORS, VECTORS_DIGEST, Vector, WORDPIECE, WORDPIECE_DIGEST, add_rows,
+            pieces,
+        };
+    }
+    /// SPEC §4: the Lean `pack` over lengths, and the index's fixed lines.
+    pub mod dormant {
+        pub use crate::dormant::{DormantLine, Entry, INDEX_HEADER, Packed, Shown, pack, room_for};
+    }
+    /// SPEC §6: `fit` as the spec reads it, and its compiled plan.
+    pub mod fit {
+        pub use crate::fit::plan::FitPlan;
+        pub use crate::fit::{fit, type_name};
+    }
+    /// SPEC §4: the hint rule.
+    pub mod hint {
+        pub use crate::hint::hint;
+    }
+    /// SPEC §2 check 6: the meta-schema verdict, and the walk that decides
+    /// most schemas before the `jsonschema` crate is asked.
+    pub mod metaschema {
+        pub use crate::metaschema::{is_valid, verdict};
+    }
+    /// SPEC §3: the resident order and each mode's core tools.
+    pub mod mode {
+        pub use crate::mode::{RESIDENT_ORDER, core_tools, in_some_core, mode_admits};
+    }
+    /// SPEC §2: origins, names, minting.
+    pub mod naming {
+        pub use crate::naming::{mint, name_is_valid, origin_is_valid};
+    }
+    /// SPEC §11: the session format's ops and their lines, as the recorder
+    /// writes them and `disclose-replay` reads them.
+    pub mod record {
+        pub use crate::record::{FORMAT, OpKind, header_line, op_line};
+    }
+    /// SPEC §5: the ranking's parts.
+    pub mod search {
+        pub use crate::search::{Candidate, STOPWORDS, SearchIndex, dot, floor_div, isqrt, weight};
+    }
+    /// SPEC §5 `stem`: Snowball 3 English.
+    pub mod stem {
+        pub use crate::stem::stem;
+    }
+    /// The one seam through which a build with the `mutants` feature
+    /// plants a broken rule (the test kit's `mutants`).
+    #[cfg(feature = "mutants")]
+    pub mod seam {
+        pub use crate::seam::planted::{Planted, Properties, plant};
+    }
+}
 
 // A runtime shares one catalog and its runs across threads: these must stay
 // `Send + Sync`, and a change that breaks it fails to compile here.
@@ -147,7 +197,7 @@ pub const DESCRIBE: &str = "describe";
 pub const CALL: &str = "call";
 
 /// The build's own `describe` tool (SPEC §1).
-pub fn describe_decl() -> ToolDecl {
+pub(crate) fn describe_decl() -> ToolDecl {
     door(
         DESCRIBE,
         "Find a capability by exact name for its full guide, or by keywords for a ranked list.",
@@ -156,7 +206,7 @@ pub fn describe_decl() -> ToolDecl {
 }
 
 /// The build's own `call` tool (SPEC §1).
-pub fn call_decl() -> ToolDecl {
+pub(crate) fn call_decl() -> ToolDecl {
     door(
         CALL,
         "Run a dormant tool by name; its args are checked against that tool's input schema first.",

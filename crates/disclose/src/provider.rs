@@ -65,15 +65,15 @@ impl Provider {
         }
         let schema = def.schema_text();
         let mut out =
-            String::with_capacity(schema.len() + def.description.len() + def.name.len() + 64);
+            String::with_capacity(schema.len() + def.description().len() + def.name().len() + 64);
         if self == Provider::Mcp {
             // Keys in byte order (SPEC §10): description < inputSchema < name.
             out.push_str("{\"description\":");
-            write_string(&mut out, &def.description);
+            write_string(&mut out, def.description());
             out.push_str(",\"inputSchema\":");
             out.push_str(schema);
             out.push_str(",\"name\":");
-            write_string(&mut out, &def.name);
+            write_string(&mut out, def.name());
             out.push('}');
             return out;
         }
@@ -83,9 +83,9 @@ impl Provider {
             out.push_str("{\"function\":");
         }
         out.push_str("{\"description\":");
-        write_string(&mut out, &def.description);
+        write_string(&mut out, def.description());
         out.push_str(",\"name\":");
-        write_string(&mut out, &def.name);
+        write_string(&mut out, def.name());
         out.push_str(",\"parameters\":");
         out.push_str(schema);
         if self == Provider::OpenAiChat {
@@ -98,31 +98,31 @@ impl Provider {
 
     /// The same object as a JSON value.
     fn value(self, def: &ToolDef) -> Value {
-        let schema = (*def.input_schema).clone();
+        let schema = def.input_schema().clone();
         match self {
             Provider::Anthropic => json!({
-                "description": def.description,
+                "description": def.description(),
                 "input_schema": schema,
-                "name": def.name,
+                "name": def.name(),
             }),
             Provider::OpenAiChat => json!({
                 "function": {
-                    "description": def.description,
-                    "name": def.name,
+                    "description": def.description(),
+                    "name": def.name(),
                     "parameters": schema,
                 },
                 "type": "function",
             }),
             Provider::OpenAiResponses => json!({
-                "description": def.description,
-                "name": def.name,
+                "description": def.description(),
+                "name": def.name(),
                 "parameters": schema,
                 "type": "function",
             }),
             Provider::Mcp => json!({
-                "description": def.description,
+                "description": def.description(),
                 "inputSchema": schema,
-                "name": def.name,
+                "name": def.name(),
             }),
         }
     }

@@ -22,14 +22,15 @@ use crate::search::{Candidate, SearchIndex};
 use crate::{QUERY_MAX_BYTES, naming};
 
 /// One resident tool's definition, as the request's tool list carries it.
+///
+/// Read-only: its canonical line is written once from the admitted tool, so
+/// every getter answers from the same admission (no field can be edited
+/// into disagreeing with the bytes).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDef {
-    /// The minted name.
-    pub name: String,
-    /// The description, trimmed.
-    pub description: String,
-    /// The input schema.
-    pub input_schema: Arc<Value>,
+    name: String,
+    description: String,
+    input_schema: Arc<Value>,
     /// The canonical line, written once from the admitted schema's text.
     line: String,
     /// Where the canonical input schema stands in `line`.
@@ -63,6 +64,21 @@ impl ToolDef {
             line,
             schema_at,
         }
+    }
+
+    /// The minted name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The description, trimmed.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The input schema.
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
     }
 
     /// `{"description":…,"input_schema":…,"name":…}` in canonical JSON: the
@@ -210,7 +226,7 @@ impl Run {
 
     /// Whether `name` is in this run's tool list.
     pub fn is_resident(&self, name: &str) -> bool {
-        self.tool_defs.iter().any(|d| d.name == name)
+        self.tool_defs.iter().any(|d| d.name() == name)
     }
 
     /// The request's tool list: the offered resident tools, in the fixed

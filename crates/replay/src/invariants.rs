@@ -12,10 +12,10 @@ use std::collections::BTreeSet;
 
 use crate::replay::{Divergence, Outcome, Replay, diverges, prefix_where};
 use crate::session::{OpKind, Session};
-use disclose::dormant::INDEX_HEADER;
-use disclose::fit::fit;
-use disclose::refusal::{Class, vocabulary};
+use disclose::internals::dormant::INDEX_HEADER;
+use disclose::internals::fit::fit;
 use disclose::{CALL, DORMANT_INDEX_CEILING};
+use disclose::{Class, vocabulary};
 
 /// An invariant that did not hold, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub fn check(session: &Session, replayed: &Replay) -> Vec<Breach> {
     let resident: BTreeSet<&str> = replayed
         .run
         .iter()
-        .flat_map(|run| run.tool_defs().iter().map(|d| d.name.as_str()))
+        .flat_map(|run| run.tool_defs().iter().map(|d| d.name()))
         .collect();
     for step in replayed.steps.iter().filter(|s| s.op == "render") {
         let index = index_of(&step.output);

@@ -179,7 +179,7 @@ pub fn explain(text: &[u8], error: &serde_json::Error) -> JsonError {
             column = start - line_start(text, start) + 1;
         }
         let mut quoted = String::new();
-        disclose::canonical::write_string(&mut quoted, key);
+        disclose::internals::canonical::write_string(&mut quoted, key);
         format!("duplicate key {quoted}: a key may appear only once in an object")
     } else if said == "recursion limit exceeded" {
         format!(

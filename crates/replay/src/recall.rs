@@ -18,9 +18,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::session::{OpKind, Session};
-use disclose::catalog::Catalog;
-use disclose::fit::type_name;
-use disclose::run::{Found, Run};
+use disclose::internals::fit::type_name;
+use disclose::{Catalog, Found, Run};
 
 /// The run a catalog session starts: its declarations admitted in order and
 /// its `start` (mode and profile); every other op is ignored. A refused

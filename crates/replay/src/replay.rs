@@ -9,12 +9,12 @@ use std::fmt::{self, Write as _};
 
 use crate::session::{OpKind, Session};
 use crate::transcript::MAGIC;
-use disclose::call::ToolCall;
-use disclose::canonical::canonical;
-use disclose::catalog::Catalog;
-use disclose::naming::mint;
-use disclose::refusal::Refusal;
-use disclose::run::Run;
+use disclose::Catalog;
+use disclose::Refusal;
+use disclose::Run;
+use disclose::ToolCall;
+use disclose::internals::canonical::canonical;
+use disclose::internals::naming::mint;
 
 /// What an op's step amounted to.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,18 +15,18 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use disclose::call::ToolCall;
-use disclose::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
-use disclose::fit::type_name;
-use disclose::mode::{Mode, Profile};
-use disclose::provider::Provider;
+use disclose::Provider;
+use disclose::ToolCall;
+use disclose::internals::fit::type_name;
+use disclose::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use disclose::{Mode, Profile};
 
 mod typed;
 
 /// The JSON Schema for one op line, as shipped in `corpora/`.
 pub const SESSION_SCHEMA: &str = include_str!("../../../corpora/session.schema.json");
 
-pub use disclose::record::{FORMAT, OpKind};
+pub use disclose::internals::record::{FORMAT, OpKind};
 
 /// A parsed, well-formed session.
 #[derive(Clone, Debug, PartialEq)]
@@ -370,7 +370,7 @@ impl<'a> LineReader<'a> {
                 "format",
                 format!(
                     "session format {} is not supported; this harness reads format {FORMAT}",
-                    disclose::canonical::canonical(format)
+                    disclose::internals::canonical::canonical(format)
                 ),
             ));
         }

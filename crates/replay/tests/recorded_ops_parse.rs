@@ -1,7 +1,7 @@
 //! A recording is a session: every op line the library's recorder writes
 //! (`disclose::record`) parses back to the same op.
 
-use disclose::record::{OpKind, header_line, op_line};
+use disclose::internals::record::{OpKind, header_line, op_line};
 use disclose::{CarriedSkill, Mode, Profile, Provider, ShelfSkill, ToolCall, ToolDecl};
 use disclose_replay::session::parse;
 use serde_json::json;

@@ -15,12 +15,12 @@
 //! - **I1–I8**: [`disclose_replay::invariants::check`] (I3 is determinism);
 //! - **hint** and **index**: every admitted capability's hint, and every
 //!   render (the segment, the dormant index, `+N more`), equal what
-//!   [`model`] — SPEC §4 and the Lean `pack`/`indexBytes` written out again
-//!   over byte strings, apart from the library — computes from the session's
-//!   declarations;
+//!   [`crate::model`] — SPEC §4 and the Lean `pack`/`indexBytes` written
+//!   out again over byte strings, apart from the library — computes from
+//!   the session's declarations;
 //! - **describe**: every keyword answer of `describe` equals SPEC §5's
 //!   ranking (words, stopwords, `df` over the run's candidates, the integer
-//!   weight, score, order, the first 8) as [`model`] computes it;
+//!   weight, score, order, the first 8) as [`crate::model`] computes it;
 //! - **order**: admitting the same declarations in another order (those
 //!   refused `admit.duplicate`/`admit.collision` left out: their refusal
 //!   depends on order) gives the same admissions, render, tool list, pins,
@@ -31,14 +31,13 @@
 //! - **panic**: none of the above panics.
 //!
 //! The references are the model, a full JSON Schema validator, and the
-//! library compared with itself (determinism, order). In test builds and
-//! with the `mutants` feature, a run may plant a deliberately broken rule
-//! in the library for its own cases only (`src/mutant.rs`), to show the
-//! checks catch a broken library. No I/O, no clock: a time budget is the
-//! caller's `keep_going` closure.
+//! library compared with itself (determinism, order). With the `mutants`
+//! feature, a run may plant one of [`crate::mutants`]' broken rules in the
+//! library for its own cases only ([`Fuzz::planting`]), to show the checks
+//! catch a broken library. No I/O, no clock: a time budget is the caller's
+//! `keep_going` closure.
 
 mod checks;
-pub mod model;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -48,6 +47,7 @@ pub use checks::{CHECKS, Expect, Finding, Tally, check_plan, check_text, stateme
 
 use crate::generate::SessionPlan;
 use crate::generate::draw::{self, Rng};
+use crate::mutants::Mutant;
 
 /// The first failing case, shrunk.
 #[derive(Clone, Debug)]
@@ -86,9 +86,9 @@ pub struct Fuzz {
     /// At most this many shrink steps.
     pub shrink_steps: u32,
     /// A broken rule planted in the library while this run's cases are
-    /// checked (and shrunk), and nowhere else.
-    #[cfg(feature = "mutants")]
-    pub mutant: Option<disclose::mutant::Mutant>,
+    /// checked (and shrunk), and nowhere else: set only by
+    /// [`Fuzz::planting`], which needs the `mutants` feature.
+    mutant: Option<Mutant>,
 }
 
 /// Cases `disclose fuzz` runs when neither `--cases` nor `--time` is given.
@@ -104,19 +104,33 @@ impl Fuzz {
             seed,
             cases,
             shrink_steps: 4096,
-            #[cfg(feature = "mutants")]
             mutant: None,
         }
+    }
+
+    /// This run, checking every case (and shrink step) with `mutant`
+    /// planted in the library: it must fail.
+    #[cfg(feature = "mutants")]
+    pub fn planting(self, mutant: Mutant) -> Fuzz {
+        Fuzz {
+            mutant: Some(mutant),
+            ..self
+        }
+    }
+
+    /// The mutant this run plants, if any.
+    pub fn mutant(&self) -> Option<Mutant> {
+        self.mutant
     }
 
     /// Checks one plan, with this run's mutant planted (on this thread, for
     /// this plan only) when it has one.
     fn check(&self, plan: &SessionPlan) -> Result<Tally, Finding> {
-        #[cfg(feature = "mutants")]
-        if let Some(mutant) = self.mutant {
-            return disclose::mutant::with(mutant, || check_plan(plan));
+        match self.mutant {
+            #[cfg(feature = "mutants")]
+            Some(mutant) => mutant.plant(|| check_plan(plan)),
+            _ => check_plan(plan),
         }
-        check_plan(plan)
     }
 
     /// Runs the cases in chunks of [`CHUNK`], in parallel within a chunk;
@@ -239,8 +253,6 @@ impl Fuzz {
 mod tests {
     use super::checks::permutation;
     use super::*;
-    #[cfg(feature = "mutants")]
-    use disclose::mutant::{self, Mutant};
 
     #[test]
     fn permutations_are_permutations() {
@@ -250,92 +262,6 @@ mod tests {
             assert_eq!(p, (0..n).collect::<Vec<_>>());
         }
         assert_ne!(permutation(8, 1), permutation(8, 2));
-    }
-
-    #[cfg(feature = "mutants")]
-    /// The checks allowed to be the first to catch each mutant. A new
-    /// mutant does not compile until it is listed here.
-    fn catching(mutant: Mutant) -> &'static [&'static str] {
-        match mutant {
-            // Past the ceiling it is I1; under it, the model's index.
-            Mutant::MarkerBudget => &["I1", "index"],
-            Mutant::IntegralFloat => &["fit"],
-            Mutant::HintCut => &["hint"],
-            Mutant::NoIdf => &["describe"],
-            Mutant::NoStem => &["describe"],
-            Mutant::NoParams => &["describe"],
-            Mutant::NoVectors => &["describe"],
-            Mutant::TruncatingDivision => &["describe"],
-            Mutant::Nondeterministic => &["I3"],
-        }
-    }
-
-    /// Each mutant, planted in the library (not in a reference),
-    /// is caught within the default run for several seeds, and shrunk to a
-    /// smaller session that the library as built passes and the mutant
-    /// still fails.
-    #[cfg(feature = "mutants")]
-    #[test]
-    fn the_default_run_catches_every_mutant_of_the_library() {
-        for mutant in Mutant::ALL {
-            for seed in [0, 1, 7] {
-                let fuzz = Fuzz {
-                    mutant: Some(mutant),
-                    ..Fuzz::new(seed, DEFAULT_CASES)
-                };
-                let what = format!("{} seed {seed}", mutant.name());
-                let failure = fuzz.run(&|_| true).failure.expect(&what);
-                assert!(
-                    catching(mutant).contains(&failure.first.check),
-                    "{what}: {:?}",
-                    failure.first
-                );
-                assert_eq!(failure.finding.check, failure.first.check, "{what}");
-                assert!(failure.case < DEFAULT_CASES);
-                assert!(
-                    failure.minimal.lines().count() <= failure.original.lines().count(),
-                    "{what}"
-                );
-                assert!(failure.minimal.contains("broke on seed"), "{what}");
-                // The minimal session is an ordinary session: the library as
-                // built passes every check on it; with the mutant it fails
-                // the same check again.
-                let expect = Expect::WellFormed;
-                let clean = check_text(&failure.minimal, expect, 0);
-                assert!(clean.is_ok(), "{what}: {clean:?}\n{}", failure.minimal);
-                let again = mutant::with(mutant, || check_text(&failure.minimal, expect, 0));
-                assert_eq!(
-                    again.map_err(|f| f.check),
-                    Err(failure.first.check),
-                    "{what}"
-                );
-                if mutant == Mutant::IntegralFloat {
-                    assert!(failure.minimal.contains(".0"), "{}", failure.minimal);
-                }
-            }
-        }
-    }
-
-    /// A mutant run and a clean run at the same time, on the same rayon
-    /// pool: the mutant stays in its own cases.
-    #[cfg(feature = "mutants")]
-    #[test]
-    fn a_mutant_run_leaks_into_no_other_run() {
-        let (broken, clean) = std::thread::scope(|scope| {
-            let broken = scope.spawn(|| {
-                Fuzz {
-                    mutant: Some(Mutant::MarkerBudget),
-                    ..Fuzz::new(1, DEFAULT_CASES)
-                }
-                .run(&|_| true)
-            });
-            let clean = scope.spawn(|| Fuzz::new(1, 3 * CHUNK).run(&|_| true));
-            (broken.join(), clean.join())
-        });
-        assert!(broken.is_ok_and(|r| r.failure.is_some()));
-        let clean = clean.expect("no panic");
-        assert!(clean.failure.is_none(), "{:?}", clean.failure);
-        assert_eq!(clean.tally.cases, 3 * CHUNK);
     }
 
     #[test]
@@ -356,43 +282,5 @@ mod tests {
         let fuzz = Fuzz::new(3, 10 * CHUNK);
         let report = fuzz.run(&|done| done < CHUNK);
         assert_eq!(report.tally.cases, CHUNK);
-    }
-
-    #[cfg(feature = "mutants")]
-    #[test]
-    fn the_mutants_break_what_they_say() {
-        use disclose::dormant::room_for;
-        assert_eq!(room_for(100), 1024 - 59 - "+100 more\n".len());
-        mutant::with(Mutant::MarkerBudget, || {
-            assert_eq!(room_for(100), 1024 - 59)
-        });
-        let schema = serde_json::json!({"properties": {"n": {"type": "integer"}}});
-        let fits = |args| disclose::fit::fit(&schema, &serde_json::json!(args)).is_ok();
-        assert!(fits(serde_json::json!({"n": 1.0})));
-        mutant::with(Mutant::IntegralFloat, || {
-            assert!(!fits(serde_json::json!({"n": 1.0})));
-            assert!(fits(serde_json::json!({"n": 1})));
-        });
-        let long = "x".repeat(100);
-        assert_eq!(disclose::hint::hint(&long).len(), 80);
-        mutant::with(Mutant::HintCut, || {
-            assert_eq!(disclose::hint::hint(&long).len(), 83);
-        });
-        // N = 4: `common` (df 3) weighs ⌊25/9⌋ → 2, `rare` (df 1) ⌊25/1⌋ →
-        // 5; without IDF both weigh 1. A name hit counts 3.
-        let caps = ["common_b", "common_c", "common_thing", "rare_one"];
-        let lex = || {
-            let index = disclose::search::SearchIndex::new(caps.iter().map(|name| {
-                disclose::search::Candidate {
-                    name,
-                    text: "x",
-                    schema: None,
-                }
-            }));
-            let parts = index.parts("common rare");
-            parts.into_iter().map(|(lex, _)| lex).collect::<Vec<_>>()
-        };
-        assert_eq!(lex(), [6, 6, 6, 15]);
-        mutant::with(Mutant::NoIdf, || assert_eq!(lex(), [3, 3, 3, 3]));
     }
 }

@@ -39,7 +39,7 @@ pub use text::{boundary_text, description, long_text, origin, raw_name, text};
 mod tests {
     use super::text::variant;
     use super::*;
-    use disclose::mode::Mode;
+    use disclose::Mode;
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::RngAlgorithm;
     use proptest::test_runner::{Config, TestRng, TestRunner};

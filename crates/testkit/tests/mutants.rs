@@ -1,12 +1,246 @@
-//! The library's planted mutants (the `mutants` feature) change what the
-//! shipped sessions show: each test here replays a shipped session with a
-//! mutant planted and without, and pins both answers.
+//! Every test that plants a mutant (the `mutants` feature; `.ci/run`'s
+//! "planted mutants" step, never plain `cargo test`): the seam holds a
+//! planted rule inside its closure and on its thread only; each mutant
+//! breaks what it says; the default fuzz run catches each one with the
+//! check listed for it in [`catching`]; and the shipped sessions that pin a
+//! rule fail with the mutant planted and pass without it.
 #![cfg(feature = "mutants")]
 
-use disclose::record::OpKind;
+use disclose::internals::dormant::room_for;
+use disclose::internals::record::OpKind;
+use disclose::internals::seam::{Planted, plant};
+use disclose::internals::search::{Candidate, SearchIndex};
 use disclose_replay::invariants::check;
 use disclose_replay::replay::{self, replay};
 use disclose_replay::session::{self, parse};
+use disclose_testkit::fuzzing::{CHUNK, DEFAULT_CASES, Expect, Fuzz, check_text};
+use disclose_testkit::mutants::Mutant;
+use serde_json::json;
+
+/// The checks allowed to be the first to catch each mutant. A new mutant
+/// does not compile until it is listed here.
+fn catching(mutant: Mutant) -> &'static [&'static str] {
+    match mutant {
+        // Past the ceiling it is I1; under it, the model's index.
+        Mutant::MarkerBudget => &["I1", "index"],
+        Mutant::IntegralFloat => &["fit"],
+        Mutant::HintCut => &["hint"],
+        Mutant::NoIdf => &["describe"],
+        Mutant::NoStem => &["describe"],
+        Mutant::NoParams => &["describe"],
+        Mutant::NoVectors => &["describe"],
+        Mutant::TruncatingDivision => &["describe"],
+        Mutant::Nondeterministic => &["I3"],
+    }
+}
+
+fn broken_room(_: usize) -> usize {
+    7
+}
+
+/// The seam calls a planted rule inside its closure only, on its thread
+/// only, and restores the rule on unwind; planting nothing is the rules.
+#[test]
+fn a_planted_rule_holds_inside_the_closure_only_and_on_this_thread_only() {
+    let real = room_for(100);
+    let planted = Planted {
+        room_for: Some(broken_room),
+        ..Planted::default()
+    };
+    let run = || {
+        let mut catalog = disclose::Catalog::new();
+        for i in 0..200 {
+            let decl = disclose::ToolDecl::new("o", format!("t{i}"), "d", json!({}));
+            assert!(catalog.admit_tool(&decl).is_ok());
+        }
+        catalog.start(disclose::Mode::Work).dormant_index()
+    };
+    let clean = run();
+    plant(planted, || {
+        // 7 bytes of room list nothing: the header, then the marker.
+        assert!(run().ends_with(":\n+200 more\n"), "{}", run());
+        let elsewhere = std::thread::spawn(run);
+        assert_eq!(elsewhere.join().ok().as_deref(), Some(clean.as_str()));
+        plant(Planted::default(), || assert_eq!(run(), clean));
+        assert_ne!(run(), clean);
+    });
+    assert_eq!(run(), clean);
+    let caught = std::panic::catch_unwind(|| plant(planted, || panic!("inside")));
+    assert!(caught.is_err());
+    assert_eq!(run(), clean);
+    assert_eq!(room_for(100), real);
+}
+
+/// Each broken rule breaks the rule it names, and only while planted.
+#[test]
+fn the_mutants_break_what_they_say() {
+    // 100 dormant tools whose lines (26 bytes hinted, 14 bare) leave the
+    // packer 8 bytes short of a room without the marker's budget: the
+    // `+63 more` marker then ends the index at 1030 bytes.
+    let index = || {
+        let mut catalog = disclose::Catalog::new();
+        for i in 0..100 {
+            let decl =
+                disclose::ToolDecl::new("o", format!("tool_{i:03}"), "x".repeat(10), json!({}));
+            assert!(catalog.admit_tool(&decl).is_ok());
+        }
+        catalog.start(disclose::Mode::Work).dormant_index().len()
+    };
+    assert!(index() <= 1024, "{}", index());
+    Mutant::MarkerBudget.plant(|| assert_eq!(index(), 1030));
+
+    let schema = json!({"properties": {"n": {"type": "integer"}}});
+    let fits = |args: serde_json::Value| disclose::internals::fit::fit(&schema, &args).is_ok();
+    assert!(fits(json!({"n": 1.0})));
+    Mutant::IntegralFloat.plant(|| {
+        assert!(!fits(json!({"n": 1.0})));
+        assert!(fits(json!({"n": 1})));
+    });
+
+    let hint_of = |text: &str| {
+        let mut catalog = disclose::Catalog::new();
+        let decl = disclose::ToolDecl::new("o", "t", text, json!({}));
+        catalog
+            .admit_tool(&decl)
+            .map(|t| t.hint().len())
+            .unwrap_or_default()
+    };
+    let long = "x".repeat(100);
+    assert_eq!(hint_of(&long), 80);
+    Mutant::HintCut.plant(|| assert_eq!(hint_of(&long), 83));
+
+    // N = 4: `common` (df 3) weighs ⌊25/9⌋ → 2, `rare` (df 1) ⌊25/1⌋ → 5;
+    // without IDF both weigh 1. A name hit counts 3.
+    let caps = ["common_b", "common_c", "common_thing", "rare_one"];
+    let lex = |query: &str| {
+        let index = SearchIndex::new(caps.iter().map(|name| Candidate {
+            name,
+            text: "x",
+            schema: None,
+        }));
+        let parts = index.parts(query);
+        parts.into_iter().map(|(lex, _)| lex).collect::<Vec<_>>()
+    };
+    assert_eq!(lex("common rare"), [6, 6, 6, 15]);
+    Mutant::NoIdf.plant(|| assert_eq!(lex("common rare"), [3, 3, 3, 3]));
+
+    // `organizing` and `organize` share the stem `organiz` only.
+    let organize = |query: &str| {
+        let index = SearchIndex::new(["organize_files", "other"].map(|name| Candidate {
+            name,
+            text: "x",
+            schema: None,
+        }));
+        index.parts(query)[0].0
+    };
+    assert!(organize("organizing") > 0);
+    Mutant::NoStem.plant(|| assert_eq!(organize("organizing"), 0));
+
+    // `timezone` is only a param of `now`.
+    let schema = json!({"properties": {"timezone": {"type": "string"}}});
+    let timezone = || {
+        let index = SearchIndex::new([
+            Candidate {
+                name: "now",
+                text: "Current time.",
+                schema: Some(&schema),
+            },
+            Candidate {
+                name: "other",
+                text: "x",
+                schema: None,
+            },
+        ]);
+        index.parts("timezone")[0].0
+    };
+    assert!(timezone() > 0);
+    Mutant::NoParams.plant(|| assert_eq!(timezone(), 0));
+
+    // The cosine of a word no candidate holds: not 0, but 0 without
+    // vectors.
+    let cosines = || {
+        let index = SearchIndex::new([
+            Candidate {
+                name: "get_elevation",
+                text: "Elevation of a point.",
+                schema: None,
+            },
+            Candidate {
+                name: "send_mail",
+                text: "Sends mail.",
+                schema: None,
+            },
+        ]);
+        index
+            .parts("altitude")
+            .into_iter()
+            .map(|(_, cos)| cos)
+            .collect::<Vec<_>>()
+    };
+    assert!(cosines().iter().any(|c| *c != 0), "{:?}", cosines());
+    Mutant::NoVectors.plant(|| assert_eq!(cosines(), [0, 0]));
+}
+
+/// Each mutant, planted in the library (not in a reference), is caught
+/// within the default run for several seeds, and shrunk to a smaller
+/// session that the library as built passes and the mutant still fails.
+#[test]
+fn the_default_run_catches_every_mutant_of_the_library() {
+    for mutant in Mutant::ALL {
+        for seed in [0, 1, 7] {
+            let fuzz = Fuzz::new(seed, DEFAULT_CASES).planting(mutant);
+            assert_eq!(fuzz.mutant(), Some(mutant));
+            let what = format!("{} seed {seed}", mutant.name());
+            let failure = fuzz.run(&|_| true).failure.expect(&what);
+            assert!(
+                catching(mutant).contains(&failure.first.check),
+                "{what}: {:?}",
+                failure.first
+            );
+            assert_eq!(failure.finding.check, failure.first.check, "{what}");
+            assert!(failure.case < DEFAULT_CASES);
+            assert!(
+                failure.minimal.lines().count() <= failure.original.lines().count(),
+                "{what}"
+            );
+            assert!(failure.minimal.contains("broke on seed"), "{what}");
+            // The minimal session is an ordinary session: the library as
+            // built passes every check on it; with the mutant it fails the
+            // same check again.
+            let expect = Expect::WellFormed;
+            let clean = check_text(&failure.minimal, expect, 0);
+            assert!(clean.is_ok(), "{what}: {clean:?}\n{}", failure.minimal);
+            let again = mutant.plant(|| check_text(&failure.minimal, expect, 0));
+            assert_eq!(
+                again.map_err(|f| f.check),
+                Err(failure.first.check),
+                "{what}"
+            );
+            if mutant == Mutant::IntegralFloat {
+                assert!(failure.minimal.contains(".0"), "{}", failure.minimal);
+            }
+        }
+    }
+}
+
+/// A mutant run and a clean run at the same time, on the same rayon pool:
+/// the mutant stays in its own cases.
+#[test]
+fn a_mutant_run_leaks_into_no_other_run() {
+    let (broken, clean) = std::thread::scope(|scope| {
+        let broken = scope.spawn(|| {
+            Fuzz::new(1, DEFAULT_CASES)
+                .planting(Mutant::MarkerBudget)
+                .run(&|_| true)
+        });
+        let clean = scope.spawn(|| Fuzz::new(1, 3 * CHUNK).run(&|_| true));
+        (broken.join(), clean.join())
+    });
+    assert!(broken.is_ok_and(|r| r.failure.is_some()));
+    let clean = clean.expect("no panic");
+    assert!(clean.failure.is_none(), "{:?}", clean.failure);
+    assert_eq!(clean.tally.cases, 3 * CHUNK);
+}
 
 /// What a shipped session's last describe lists (names only), and the
 /// scores of `names`, replayed with `mutant` planted or without one.
@@ -14,7 +248,7 @@ fn replayed_describe(
     session: &[u8],
     query: &str,
     names: &[&str],
-    mutant: Option<disclose::mutant::Mutant>,
+    mutant: Option<Mutant>,
 ) -> (Vec<String>, Vec<(String, i128)>) {
     let session = session::parse(session).expect("a shipped session parses");
     let answer = || {
@@ -34,7 +268,7 @@ fn replayed_describe(
         (listed, scores)
     };
     match mutant {
-        Some(mutant) => disclose::mutant::with(mutant, answer),
+        Some(mutant) => mutant.plant(answer),
         None => answer(),
     }
 }
@@ -52,7 +286,6 @@ fn owned<const N: usize>(pairs: [(&str, i128); N]) -> Vec<(String, i128)> {
 /// `about` has them).
 #[test]
 fn the_floor_decides_the_first_hit_of_the_shipped_session() {
-    use disclose::mutant::Mutant::TruncatingDivision;
     let session = include_bytes!(
         "../../../corpora/describe_v3/negative_cosine_floor_decides_the_first_hit.jsonl"
     );
@@ -79,7 +312,7 @@ fn the_floor_decides_the_first_hit_of_the_shipped_session() {
         )
     );
     assert_eq!(
-        replayed_describe(session, query, &names, Some(TruncatingDivision)),
+        replayed_describe(session, query, &names, Some(Mutant::TruncatingDivision)),
         (
             listed("describe", "crm__find_contact"),
             owned([
@@ -96,7 +329,6 @@ fn the_floor_decides_the_first_hit_of_the_shipped_session() {
 /// truncated to −127 it would score 2 and be listed third.
 #[test]
 fn the_floor_drops_a_candidate_of_the_shipped_session() {
-    use disclose::mutant::Mutant::TruncatingDivision;
     let session = include_bytes!(
         "../../../corpora/describe_v3/negative_cosine_floor_drops_a_candidate.jsonl"
     );
@@ -111,7 +343,7 @@ fn the_floor_drops_a_candidate_of_the_shipped_session() {
         )
     );
     assert_eq!(
-        replayed_describe(session, query, &names, Some(TruncatingDivision)),
+        replayed_describe(session, query, &names, Some(Mutant::TruncatingDivision)),
         (
             [listed.as_slice(), &["describe".to_string()]].concat(),
             owned([("describe", 2), ("github__list_pull_requests", 858)])
@@ -127,13 +359,12 @@ fn the_floor_drops_a_candidate_of_the_shipped_session() {
 /// same session passes without the mutant.
 #[test]
 fn nondeterministic_admission_breaks_i3() {
-    use disclose::mutant::{self, Mutant};
     let session = parse(include_bytes!(
         "../../../corpora/realistic/coding_agent_work_session.jsonl"
     ))
     .expect("a shipped session parses");
     assert_eq!(check(&session, &replay(&session)), []);
-    let breaches = mutant::with(Mutant::Nondeterministic, || {
+    let breaches = Mutant::Nondeterministic.plant(|| {
         let replayed = replay(&session);
         check(&session, &replayed)
     });

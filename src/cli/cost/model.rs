@@ -21,7 +21,7 @@
 
 use std::collections::BTreeSet;
 
-use disclose::dormant::INDEX_HEADER;
+use disclose::internals::dormant::INDEX_HEADER;
 use disclose::{CALL, DESCRIBE, DORMANT_INDEX_CEILING, Run};
 use disclose_replay::invariants::index_of;
 use disclose_replay::replay::Replay;

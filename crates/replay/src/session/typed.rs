@@ -20,10 +20,10 @@ use serde_json::Value;
 
 use super::{OP_FIELDS, OP_NAMES, OpKind};
 use crate::json::Strict;
-use disclose::call::ToolCall;
-use disclose::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
-use disclose::mode::{Mode, Profile};
-use disclose::provider::Provider;
+use disclose::Provider;
+use disclose::ToolCall;
+use disclose::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use disclose::{Mode, Profile};
 
 /// Every field any op takes but the header's; which of them an op takes is
 /// [`FIELDS`]'s business. A field given as `null` fails the read (an

@@ -1,7 +1,7 @@
 //! The checks run on one session: the generator and the parser agree,
 //! I1–I8, the hints, the rendered index and the keyword answers of
 //! `describe` against the fuzzer's own model of SPEC §4 and §5
-//! ([`super::model`]), admission-order independence, and the library's
+//! ([`crate::model`]), admission-order independence, and the library's
 //! `fit` ⊇ a full validator.
 
 use std::cell::RefCell;
@@ -10,12 +10,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
-use super::model::{self, Candidate, Dormant};
 use crate::generate::SessionPlan;
+use crate::model::{self, Candidate, Dormant};
 use disclose::CALL;
-use disclose::catalog::Catalog;
-use disclose::refusal::Refusal;
-use disclose::run::Run;
+use disclose::Catalog;
+use disclose::Refusal;
+use disclose::Run;
 use disclose_replay::invariants::INVARIANTS;
 use disclose_replay::replay::{Outcome, Replay, replay};
 use disclose_replay::session::{OpKind, Session, parse};
@@ -627,11 +627,11 @@ fn check_fit(
             format!(
                 "line {}: the validator accepts {} for {}",
                 op.line,
-                disclose::canonical::canonical(args),
+                disclose::internals::canonical::canonical(args),
                 tool.schema_text(),
             )
         };
-        if let Err(violations) = disclose::fit::fit(tool.input_schema(), args) {
+        if let Err(violations) = disclose::internals::fit::fit(tool.input_schema(), args) {
             let said: Vec<String> = violations.iter().map(ToString::to_string).collect();
             return Err(finding(
                 "fit",

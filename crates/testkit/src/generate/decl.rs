@@ -8,10 +8,10 @@ use serde_json::{Map, Value, json};
 
 use super::schema::{object_schema, schema};
 use super::text::{boundary_text, description, long_text, origin, raw_name, sentence, text};
-use disclose::catalog::Catalog;
-use disclose::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
-use disclose::naming::mint;
-use disclose::refusal::Refusal;
+use disclose::Catalog;
+use disclose::Refusal;
+use disclose::internals::naming::mint;
+use disclose::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 
 /// The four effect classes' words, and words §1 maps to `irreversible`.
 pub(super) const EFFECT_WORDS: &[&str] =

@@ -22,8 +22,8 @@ use super::text::{
     BLANK, BOUNDARY_MIDS, BOUNDARY_TAILS, INVALID_NAMES, INVALID_ORIGINS, LONG_NAME_FILL,
     LONG_NAME_LENGTHS, ORIGINS, PIECES, SENTENCE_ENDS, SPECIAL_NAMES, STEMS, WORDS, variant,
 };
-use disclose::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
-use disclose::mode::{Mode, Profile};
+use disclose::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
+use disclose::{Mode, Profile};
 
 /// SplitMix64: small, fast, and the same on every platform.
 #[derive(Clone, Debug)]

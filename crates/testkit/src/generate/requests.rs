@@ -10,8 +10,8 @@ use super::session::{
     ArgsPlan, CallPlan, Fault, FaultPlan, Layout, Query, Request, Route, SessionPlan, Target,
 };
 use super::text::{WORDS, raw_name, text};
-use disclose::mode::{Mode, Profile};
-use disclose::provider::Provider;
+use disclose::Provider;
+use disclose::{Mode, Profile};
 
 /// Literal names a request may use: the resident names, the doors,
 /// near-misses and unknowns.

@@ -5,10 +5,10 @@ use serde_json::{Value, json};
 
 use super::decl::{Decl, Declared};
 use super::schema::fitting_args;
-use disclose::declaration::{Approval, Effect, ToolDecl};
-use disclose::mode::{Mode, Profile};
-use disclose::naming::{mint, name_is_valid, origin_is_valid};
-use disclose::provider::Provider;
+use disclose::Provider;
+use disclose::internals::naming::{mint, name_is_valid, origin_is_valid};
+use disclose::{Approval, Effect, ToolDecl};
+use disclose::{Mode, Profile};
 
 /// How a request names a capability.
 #[derive(Clone, Debug, PartialEq)]
@@ -362,7 +362,7 @@ impl SessionPlan {
                 }
                 other => {
                     for op in self.request_op(&names, other) {
-                        after.push(line(disclose::canonical::canonical(&op)));
+                        after.push(line(disclose::internals::canonical::canonical(&op)));
                     }
                 }
             }
@@ -444,10 +444,10 @@ impl SessionPlan {
         };
         match decl {
             Decl::Tool { decl, admitted } => vec![ToolLine::of(decl).write(*admitted, spell())],
-            Decl::Shelf(skill) => vec![disclose::canonical::canonical(
+            Decl::Shelf(skill) => vec![disclose::internals::canonical::canonical(
                 &Declared::Shelf(skill.clone()).op(),
             )],
-            Decl::Carried(skill) => vec![disclose::canonical::canonical(
+            Decl::Carried(skill) => vec![disclose::internals::canonical::canonical(
                 &Declared::Carried(skill.clone()).op(),
             )],
             Decl::Bulk {
@@ -659,7 +659,7 @@ fn spelling(seed: u64, k: u64) -> u64 {
 /// `s` as a JSON string literal.
 fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    disclose::canonical::write_string(&mut out, s);
+    disclose::internals::canonical::write_string(&mut out, s);
     out
 }
 
@@ -688,7 +688,7 @@ impl<'a> ToolLine<'a> {
     /// The op line: keys in byte order, the effect and approval spelled as
     /// `pick` says (see [`SessionPlan::spelling`]).
     pub(super) fn write(&self, admitted: Option<bool>, pick: u64) -> String {
-        use disclose::canonical::{write_string, write_value};
+        use disclose::internals::canonical::{write_string, write_value};
         let effect = super::decl::effect_spelling(self.effect, pick);
         let approval = super::decl::approval_spelling(self.approval, pick >> 32);
         let mut out = String::with_capacity(128);

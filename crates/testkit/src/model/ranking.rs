@@ -1,290 +1,19 @@
-//! The fuzzer's references for SPEC §4 and §5: the hint, the dormant index
-//! and `describe`'s keyword ranking, written a second time from the spec's
-//! words and the Lean model (seed 001 §8-60), on purpose in another shape
-//! than the library's.
+//! SPEC §5 in the model (contract 3): words, stopwords, params, `df` over
+//! stems and `dfv` over vector words, the integer weight, the WordPiece
+//! split over a map of the vocabulary with no bound on an entry's length,
+//! the vectors, `isqrt` by Newton's method, the floored cosine, the fusion
+//! and the order; and `describe`'s ranked answer.
 //!
-//! Nothing here calls `disclose::hint`, `disclose::dormant` or `disclose::search`:
-//! the header, the marker, the ceiling, the doors and the stopwords are
-//! spelled out again, the hint walks chars through the spec's steps, and
-//! `pack` is the Lean definition transcribed clause for clause, recursive,
-//! over the byte strings of the lines rather than their lengths.
-//! `indexBytes` is the Lean formula over what `pack` returns. The ranking
-//! (contract 3) tokenizes into lists of words and scores every candidate
-//! against every query stem and by its vector, recomputed from the words
-//! for each query by the formulas of §5, where the library builds postings
-//! and vectors once; the WordPiece split tries every end over a map of the
-//! vocabulary read from the data, with no bound on an entry's length. Only
-//! `stem` is the library's (`disclose::stem`, pinned line by line by
-//! `contract3/stems.tsv`). Where the library and this
-//! model disagree, one of them misreads the spec, and the fuzzer reports the
-//! session, shrunk.
+//! Every score is recomputed from the words for each query. It owns §5's
+//! reading for the tests and the fuzzer; it does not own the hint (`index`)
+//! or anything of the library's but `stem`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use disclose::declaration::{Approval, Effect};
-use disclose::mode::Profile;
-
-/// SPEC §4: the index's header line.
-pub const HEADER: &[u8] = b"Dormant (describe a name for its guide; call runs a tool):\n";
-
-/// SPEC §16 `DORMANT_INDEX_CEILING`, the Lean `dormantCeiling`.
-pub const CEILING: usize = 1024;
-
-/// SPEC §3: the names that are resident when admitted as tools, in order.
-pub const RESIDENT: [&str; 7] = [
-    "read", "search", "status", "describe", "call", "edit", "exec",
-];
-
-/// SPEC §4's hint of a description or disclosure, step by step:
-///
-/// 1. trim it (`str::trim`: Unicode `White_Space` at both ends);
-/// 2. keep the first line, up to the first `\n`, without trailing whitespace;
-/// 3. if it contains `. `, keep up to and including the `.` of the first;
-/// 4. replace each control character (U+0000–U+001F, U+007F) by a space;
-/// 5. past 80 bytes: keep the chars that fit in 77 bytes, drop trailing
-///    whitespace, append `…`.
-pub fn hint(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    // 1.
-    let start = chars
-        .iter()
-        .position(|c| !c.is_whitespace())
-        .unwrap_or(chars.len());
-    let end = chars
-        .iter()
-        .rposition(|c| !c.is_whitespace())
-        .map_or(start, |i| i + 1);
-    let trimmed = &chars[start..end.max(start)];
-    // 2.
-    let mut line: Vec<char> = trimmed.iter().copied().take_while(|&c| c != '\n').collect();
-    while line.last().is_some_and(|c| c.is_whitespace()) {
-        line.pop();
-    }
-    // 3.
-    if let Some(dot) = line.windows(2).position(|pair| pair == ['.', ' ']) {
-        line.truncate(dot + 1);
-    }
-    // 4.
-    let line: Vec<char> = line
-        .into_iter()
-        .map(|c| {
-            if u32::from(c) < 0x20 || u32::from(c) == 0x7f {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    // 5.
-    let bytes: usize = line.iter().map(|c| c.len_utf8()).sum();
-    if bytes <= 80 {
-        return line.into_iter().collect();
-    }
-    let mut kept = Vec::new();
-    let mut used = 0;
-    for c in line {
-        if used + c.len_utf8() > 77 {
-            break;
-        }
-        used += c.len_utf8();
-        kept.push(c);
-    }
-    while kept.last().is_some_and(|c| c.is_whitespace()) {
-        kept.pop();
-    }
-    kept.push('…');
-    kept.into_iter().collect()
-}
-
-/// A dormant capability as SPEC §4 lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Dormant {
-    /// A dormant tool: its minted name and its description.
-    Tool {
-        /// The minted name.
-        name: String,
-        /// The description.
-        description: String,
-    },
-    /// A skill: its name and its disclosure.
-    Skill {
-        /// The name.
-        name: String,
-        /// The disclosure.
-        disclosure: String,
-    },
-}
-
-/// The Lean `Entry`, over bytes: the line with its hint and the bare line,
-/// each with its trailing `\n`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    /// `- <name>: <hint>\n` or `- skill <name>: <hint>\n`.
-    pub hinted: Vec<u8>,
-    /// `- <name>\n` or `- skill <name>\n`.
-    pub bare: Vec<u8>,
-}
-
-impl Dormant {
-    /// Its two index lines.
-    pub fn line(&self) -> Line {
-        let (prefix, name, text) = match self {
-            Dormant::Tool { name, description } => ("- ", name, description),
-            Dormant::Skill { name, disclosure } => ("- skill ", name, disclosure),
-        };
-        Line {
-            hinted: format!("{prefix}{name}: {}\n", hint(text)).into_bytes(),
-            bare: format!("{prefix}{name}\n").into_bytes(),
-        }
-    }
-}
-
-/// The Lean `Packed`, over bytes: the listed lines, in order; `used`, the
-/// bytes they take; `left`, how many were not listed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Packed {
-    /// The listed lines.
-    pub shown: Vec<Vec<u8>>,
-    /// The Lean `used`.
-    pub used: usize,
-    /// The Lean `left`.
-    pub left: usize,
-}
-
-/// The Lean `pack`, clause for clause:
-///
-/// ```lean
-/// | _, [] => ⟨[], 0, 0⟩
-/// | room, e :: rest =>
-///   if e.hinted ≤ room then let p := pack (room - e.hinted) rest; ⟨hinted :: p.shown, e.hinted + p.used, p.left⟩
-///   else if e.bare ≤ room then let p := pack (room - e.bare) rest; ⟨bare :: p.shown, e.bare + p.used, p.left⟩
-///   else ⟨[], 0, rest.length + 1⟩
-/// ```
-pub fn pack(room: usize, es: &[Line]) -> Packed {
-    match es {
-        [] => Packed {
-            shown: Vec::new(),
-            used: 0,
-            left: 0,
-        },
-        [e, rest @ ..] => {
-            for chosen in [&e.hinted, &e.bare] {
-                if chosen.len() <= room {
-                    let p = pack(room - chosen.len(), rest);
-                    let mut shown = vec![chosen.clone()];
-                    shown.extend(p.shown);
-                    return Packed {
-                        shown,
-                        used: chosen.len() + p.used,
-                        left: p.left,
-                    };
-                }
-            }
-            Packed {
-                shown: Vec::new(),
-                used: 0,
-                left: rest.len() + 1,
-            }
-        }
-    }
-}
-
-/// SPEC §4's marker line for `n` unlisted entries.
-pub fn marker(n: usize) -> Vec<u8> {
-    format!("+{n} more\n").into_bytes()
-}
-
-/// The room `indexBytes` gives `pack` for `total` entries: the ceiling less
-/// the header and the marker at N = `total` (its widest).
-pub fn room(total: usize) -> usize {
-    CEILING - HEADER.len() - marker(total).len()
-}
-
-/// The Lean `indexBytes header marker es`: the header, what `pack` listed in
-/// the room left after the header and the widest marker, and the marker
-/// when some were left out.
-pub fn index_bytes(es: &[Line]) -> usize {
-    let p = pack(room(es.len()), es);
-    HEADER.len() + p.used + if p.left == 0 { 0 } else { marker(p.left).len() }
-}
-
-/// The index whose length is [`index_bytes`]: those bytes themselves, or
-/// nothing when nothing is dormant (SPEC §4: the block appears only when
-/// something is dormant).
-pub fn index(es: &[Line]) -> Vec<u8> {
-    if es.is_empty() {
-        return Vec::new();
-    }
-    let p = pack(room(es.len()), es);
-    let mut out = HEADER.to_vec();
-    for line in &p.shown {
-        out.extend_from_slice(line);
-    }
-    if p.left > 0 {
-        out.extend(marker(p.left));
-    }
-    out
-}
-
-/// SPEC §4's stable order: dormant tools by minted name, then skills by
-/// name, each in byte order.
-pub fn stable_order(mut dormant: Vec<Dormant>) -> Vec<Dormant> {
-    dormant.sort_by(|a, b| match (a, b) {
-        (Dormant::Tool { .. }, Dormant::Skill { .. }) => std::cmp::Ordering::Less,
-        (Dormant::Skill { .. }, Dormant::Tool { .. }) => std::cmp::Ordering::Greater,
-        (Dormant::Tool { name: x, .. }, Dormant::Tool { name: y, .. })
-        | (Dormant::Skill { name: x, .. }, Dormant::Skill { name: y, .. }) => {
-            x.as_bytes().cmp(y.as_bytes())
-        }
-    });
-    dormant
-}
-
-/// SPEC §4's `render()`: the segment header, the run-start mode, the dev
-/// line when set, and the index of `dormant` (in any order; sorted here).
-/// The dev line is kept to one line as docs/decisions.md records: each
-/// control character a space, then trimmed.
-pub fn render(mode: &str, dev: Option<&str>, dormant: Vec<Dormant>) -> Vec<u8> {
-    let mut out = format!("## Capabilities\nmode: {mode}\n").into_bytes();
-    if let Some(dev) = dev {
-        let one_line: String = dev
-            .chars()
-            .map(|c| if c < ' ' || c == '\u{7f}' { ' ' } else { c })
-            .collect();
-        out.extend(format!("dev: {}\n", one_line.trim()).into_bytes());
-    }
-    let lines: Vec<Line> = stable_order(dormant).iter().map(Dormant::line).collect();
-    out.extend(index(&lines));
-    out
-}
-
-/// SPEC §2's minted name: a `host` tool keeps its raw name, any other
-/// origin's is `<origin>__<raw name>`.
-pub fn minted(origin: &str, raw: &str) -> String {
-    if origin == "host" {
-        raw.to_string()
-    } else {
-        format!("{origin}__{raw}")
-    }
-}
-
-/// SPEC §8: whether a child of `profile` is offered a tool (an adult run is
-/// offered everything). Never one needing approval; `scout` takes `read`
-/// and `idempotent-write`, `writer` also `reversible`.
-pub fn offered(profile: Option<Profile>, effect: Effect, approval: Approval) -> bool {
-    let Some(profile) = profile else {
-        return true;
-    };
-    let effect_ok = match effect {
-        Effect::Read | Effect::IdempotentWrite => true,
-        Effect::Reversible => profile == Profile::Writer,
-        Effect::Irreversible => false,
-    };
-    approval == Approval::Never && effect_ok
-}
+use super::index::hint;
 
 /// SPEC §1: the two doors, `describe` and `call`, with their descriptions
 /// and their input schemas' property keys (none has a description). Every
@@ -462,12 +191,12 @@ fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) {
     type Data = (BTreeMap<String, usize>, Vec<Vec<i64>>);
     static DATA: OnceLock<Data> = OnceLock::new();
     DATA.get_or_init(|| {
-        let text = String::from_utf8_lossy(disclose::contract3::WORDPIECE);
+        let text = String::from_utf8_lossy(disclose::internals::contract3::WORDPIECE);
         let mut entries = BTreeMap::new();
         for (line, entry) in text.lines().enumerate() {
             entries.entry(entry.to_string()).or_insert(line);
         }
-        let rows = (disclose::contract3::VECTORS.chunks(128))
+        let rows = (disclose::internals::contract3::VECTORS.chunks(128))
             .map(|row| row.iter().map(|b| i64::from(*b as i8)).collect())
             .collect();
         (entries, rows)
@@ -504,8 +233,9 @@ pub fn pieces(word: &str) -> Vec<usize> {
     out
 }
 
-/// The integer square root, by Newton's method from above.
-fn root(x: u128) -> u128 {
+/// SPEC §5 `isqrt`, the largest `r` with `r² ≤ x`, by Newton's method
+/// from above.
+pub fn isqrt(x: u128) -> u128 {
     if x < 2 {
         return x;
     }
@@ -519,8 +249,8 @@ fn root(x: u128) -> u128 {
     r
 }
 
-/// `⌊a / b⌋`, `b > 0`.
-fn floor(a: i128, b: i128) -> i128 {
+/// `⌊a / b⌋`, `b > 0`, from the truncating quotient.
+pub fn floor(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && a < 0 { q - 1 } else { q }
 }
@@ -605,7 +335,7 @@ impl Search {
         let stop = |w: &String| STOPWORDS.contains(&w.as_str());
         let stems = |ws: &[String]| -> BTreeSet<String> {
             ws.iter()
-                .map(|w| disclose::stem::stem(w).into_owned())
+                .map(|w| disclose::internals::stem::stem(w).into_owned())
                 .collect()
         };
         // Each candidate's fields (name, text, params) as stems, and its
@@ -634,7 +364,7 @@ impl Search {
             }
         }
         let query_stems: BTreeSet<String> = (q.iter())
-            .map(|w| disclose::stem::stem(w).into_owned())
+            .map(|w| disclose::internals::stem::stem(w).into_owned())
             .filter(|t| df(t) > 0)
             .collect();
         let (_, rows) = vocabulary();
@@ -657,7 +387,7 @@ impl Search {
                 .sum()
         };
         let vq = vector(&q);
-        let nq = root(dot(&vq, &vq) as u128) as i128;
+        let nq = isqrt(dot(&vq, &vq) as u128) as i128;
         let lex: Vec<u128> = (fields.iter())
             .map(|([name, text, params], _)| {
                 (query_stems.iter())
@@ -674,7 +404,7 @@ impl Search {
         let mut scores = Vec::with_capacity(n);
         for (lex, (_, words)) in lex.iter().zip(&fields) {
             let vc = vector(words);
-            let nc = root(dot(&vc, &vc) as u128) as i128;
+            let nc = isqrt(dot(&vc, &vc) as u128) as i128;
             let cos = if nq > 0 && nc > 0 {
                 floor(1024 * dot(&vq, &vc), nq * nc)
             } else {
@@ -691,76 +421,6 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn line(hinted: usize, bare: usize) -> Line {
-        Line {
-            hinted: vec![b'h'; hinted],
-            bare: vec![b'b'; bare],
-        }
-    }
-
-    #[test]
-    fn the_hint_examples_of_the_spec_words() {
-        assert_eq!(hint("  Create an issue. Then more.  "), "Create an issue.");
-        assert_eq!(hint("First line\nsecond. line"), "First line");
-        assert_eq!(hint("v1.2 is out.Next"), "v1.2 is out.Next");
-        assert_eq!(hint("tab\there. x"), "tab here.");
-        assert_eq!(hint("a\u{7f}b \u{1}"), "a b  ");
-        assert_eq!(hint("ends with spaces   \nx"), "ends with spaces");
-        assert_eq!(hint(&"x".repeat(80)), "x".repeat(80));
-        assert_eq!(hint(&"x".repeat(81)), format!("{}…", "x".repeat(77)));
-        // 76 bytes, then a 2-byte char across byte 77: it does not fit.
-        let text = format!("{}é{}", "a".repeat(76), "b".repeat(9));
-        assert_eq!(hint(&text), format!("{}…", "a".repeat(76)));
-        // Whitespace before the cut is dropped before the ellipsis.
-        let text = format!("{}  {}", "a".repeat(75), "b".repeat(9));
-        assert_eq!(hint(&text), format!("{}…", "a".repeat(75)));
-        // Unicode whitespace (U+3000) is trimmed like ASCII.
-        assert_eq!(hint("\u{3000}Hi.\u{3000}"), "Hi.");
-    }
-
-    #[test]
-    fn pack_hinted_then_bare_then_stop() {
-        let p = pack(30, &[line(20, 8), line(15, 8), line(9, 5), line(1, 1)]);
-        assert_eq!(p.shown, vec![vec![b'h'; 20], vec![b'b'; 8]]);
-        assert_eq!((p.used, p.left), (28, 2));
-        let p = pack(0, &[]);
-        assert_eq!((p.shown.len(), p.used, p.left), (0, 0, 0));
-    }
-
-    #[test]
-    fn index_bytes_is_the_length_of_the_index() {
-        assert_eq!(index(&[]), b"");
-        // 100 entries of 100 bytes: room is 1024 - 59 - len("+100 more\n")
-        // = 955, so 9 are listed (900 bytes) and 91 are left.
-        let many = vec![line(100, 100); 100];
-        let bytes = index(&many);
-        assert_eq!(bytes.len(), 59 + 900 + "+91 more\n".len());
-        assert!(bytes.ends_with(b"+91 more\n"));
-        assert_eq!(index_bytes(&many), bytes.len());
-        let few = [line(20, 8), line(30, 10)];
-        assert_eq!(index_bytes(&few), 59 + 50);
-        assert_eq!(index(&few).len(), 59 + 50);
-    }
-
-    #[test]
-    fn render_sorts_tools_before_skills_by_bytes() {
-        let tool = |name: &str| Dormant::Tool {
-            name: name.into(),
-            description: "Does. More".into(),
-        };
-        let skill = Dormant::Skill {
-            name: "a".into(),
-            disclosure: "Skill.".into(),
-        };
-        let out = render("chat", Some("dev"), vec![skill, tool("b"), tool("B")]);
-        assert_eq!(
-            String::from_utf8(out).ok().as_deref(),
-            Some(
-                "## Capabilities\nmode: chat\ndev: dev\nDormant (describe a name for its guide; call runs a tool):\n- B: Does.\n- b: Does.\n- skill a: Skill.\n"
-            )
-        );
-    }
 
     #[test]
     fn words_are_the_spec_examples() {
@@ -803,7 +463,7 @@ mod tests {
                 .all(|w| w[0].as_bytes() < w[1].as_bytes())
         );
         // Typed twice from the spec, apart: a typo in either shows here.
-        assert_eq!(STOPWORDS, disclose::search::STOPWORDS);
+        assert_eq!(STOPWORDS, disclose::internals::search::STOPWORDS);
     }
 
     /// A run of the two doors, two tools and a skill: N = 5.
@@ -874,9 +534,9 @@ mod tests {
     }
 
     #[test]
-    fn root_and_floor_are_exact() {
+    fn isqrt_and_floor_are_exact() {
         for x in [0u128, 1, 2, 3, 4, 15, 16, 17, u128::MAX] {
-            let r = root(x);
+            let r = isqrt(x);
             assert!(
                 r * r <= x && (r + 1).checked_mul(r + 1).is_none_or(|s| x < s),
                 "{x}"
@@ -913,17 +573,5 @@ mod tests {
                 .describe("Mailer")
                 .is_some_and(|a| a.contains("- skill mailer"))
         );
-    }
-
-    #[test]
-    fn offers_follow_section_8() {
-        use Approval::{Never, Required};
-        use Effect::*;
-        assert!(offered(None, Irreversible, Required));
-        assert!(offered(Some(Profile::Scout), IdempotentWrite, Never));
-        assert!(!offered(Some(Profile::Scout), Reversible, Never));
-        assert!(offered(Some(Profile::Writer), Reversible, Never));
-        assert!(!offered(Some(Profile::Writer), Read, Required));
-        assert!(!offered(Some(Profile::Writer), Irreversible, Never));
     }
 }

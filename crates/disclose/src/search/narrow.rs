@@ -1,0 +1,112 @@
+//! The fast path of SPEC §5's dot product: the i128 [`dot`] of the rule,
+//! computed in i64 lanes over i32 components where that is exact.
+//!
+//! [`product`] is the one entry point: the ranking asks it for every
+//! `q·c`, and it answers from the narrow vectors only when
+//! [`Narrow::exact_with`] proves the i64 sum cannot overflow, from the
+//! rule's [`dot`] otherwise. It owns nothing of the ranking but that
+//! product; `tests::the_narrow_dot_is_the_wide_one_where_it_is_exact`
+//! holds it equal to the rule.
+
+use super::score::dot;
+use crate::contract3::{DIMENSIONS, Vector};
+
+/// A vector whose components all fit in `i32`, and the largest of their
+/// magnitudes. Beside the rule, not instead of it: [`Narrow::dot`] is the
+/// i128 [`dot`] of SPEC §5 exactly whenever [`Narrow::exact_with`] says the
+/// i64 sum cannot overflow (128 products of at most `a·b` each), and the
+/// ranking falls back to [`dot`] otherwise. Real text stays far inside it.
+#[derive(Debug, Clone)]
+pub(super) struct Narrow {
+    components: [i32; DIMENSIONS],
+    largest: i64,
+}
+
+impl Narrow {
+    pub(super) fn of(vector: &Vector) -> Option<Narrow> {
+        let mut components = [0i32; DIMENSIONS];
+        let mut largest = 0i64;
+        for (to, &from) in components.iter_mut().zip(vector) {
+            *to = i32::try_from(from).ok()?;
+            largest = largest.max(from.abs());
+        }
+        Some(Narrow {
+            components,
+            largest,
+        })
+    }
+
+    /// Whether the i64 sum of the products with `other` is exact.
+    fn exact_with(&self, other: &Narrow) -> bool {
+        i128::from(self.largest) * i128::from(other.largest) * DIMENSIONS as i128
+            <= i128::from(i64::MAX)
+    }
+
+    /// `a·b` in i64 lanes (which the compiler vectorizes); exact under
+    /// [`Narrow::exact_with`].
+    fn dot(&self, other: &Narrow) -> i64 {
+        (self.components.iter().zip(&other.components))
+            .map(|(x, y)| i64::from(*x) * i64::from(*y))
+            .sum()
+    }
+}
+
+/// `a·b` (SPEC §5), given each vector's narrow form when it has one:
+/// the narrow product where it is exact, else the rule's i128 [`dot`].
+pub(super) fn product(
+    a: &Vector,
+    a_narrow: Option<&Narrow>,
+    b: &Vector,
+    b_narrow: Option<&Narrow>,
+) -> i128 {
+    match (a_narrow, b_narrow) {
+        (Some(x), Some(y)) if x.exact_with(y) => i128::from(x.dot(y)),
+        _ => dot(a, b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The narrow dot product is the i128 one wherever it claims to be
+    /// exact, and claims it only where the i64 sum cannot overflow: checked
+    /// on random vectors at every magnitude up to `i32`'s edge.
+    #[test]
+    fn the_narrow_dot_is_the_wide_one_where_it_is_exact() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let (mut exact, mut refused) = (0, 0);
+        for round in 0..4000u32 {
+            let bits = 1 + round % 33;
+            let mut draw = || {
+                let v: Vector = std::array::from_fn(|_| {
+                    let r = (next() >> (64 - bits)) as i64;
+                    if next() & 1 == 0 { r } else { -r }
+                });
+                v
+            };
+            let (a, b) = (draw(), draw());
+            let wide = dot(&a, &b);
+            match (Narrow::of(&a), Narrow::of(&b)) {
+                (Some(x), Some(y)) if x.exact_with(&y) => {
+                    assert_eq!(i128::from(x.dot(&y)), wide);
+                    exact += 1;
+                }
+                (Some(x), Some(y)) => {
+                    // Refused only when the bound could be passed.
+                    assert!(x.largest as i128 * y.largest as i128 * 128 > i64::MAX as i128);
+                    refused += 1;
+                }
+                _ => assert!(a.iter().chain(&b).any(|c| i32::try_from(*c).is_err())),
+            }
+        }
+        assert!(exact > 1000 && refused > 100, "{exact} {refused}");
+    }
+}

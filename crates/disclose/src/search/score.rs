@@ -1,0 +1,315 @@
+//! SPEC §5's ranking as the spec reads it: what a run's candidates are to
+//! it ([`Built`]: the stems of each field, `df` over stems and `dfv` over
+//! vector words, each candidate's vector and norm), and for a query each
+//! candidate's `lex(c)`, `cos(c)` and fused `score(c)`; the integer
+//! formulas `weight`, `hit`, `isqrt`, the floored cosine.
+//!
+//! It owns the arithmetic; it does not own the words (`words`), the order
+//! of the answer (`SearchIndex::rank`), or the two speed-ups fenced beside
+//! it: the narrow dot product (`narrow::product`, the one place `q·c` is
+//! asked) and the per-process memo of [`Built`] (`memo`). The rules a test
+//! may plant broken (`weight`, `stem`, `params`' source, the cosine) are
+//! called through `crate::seam`, which in a build without the `mutants`
+//! feature is each rule itself.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use super::Candidate;
+use super::narrow::{self, Narrow};
+use super::words::{is_stopword, params_of, tokenize};
+use crate::contract3::{DIMENSIONS, Vector, add_rows, pieces};
+use crate::lookup::Lookup;
+use crate::seam;
+
+/// SPEC §5: `weight(df)`, the bit length of `⌊(N+1)² / df²⌋` in unsigned
+/// 128-bit integers when `df ≥ 1` (`⌊2·log₂((N+1)/df)⌋ + 1`, at least 1
+/// while `df ≤ N`), and the bit length of `(N+1)²` when `df = 0` (a query
+/// word no candidate holds weighs most). A word in every candidate weighs
+/// 1 (from N = 3 on); a word in one of 1,000 weighs 20.
+pub fn weight(candidates: usize, df: usize) -> u32 {
+    let above = candidates as u128 + 1;
+    // (N+1)² overflows only at N + 1 = 2^64 candidates, which no run can
+    // hold; saturating keeps even that from panicking.
+    let squared = above.saturating_mul(above);
+    let quotient = match df as u128 {
+        0 => squared,
+        df => squared / df.saturating_mul(df),
+    };
+    u128::BITS - quotient.leading_zeros()
+}
+
+/// Which fields of a candidate hold a stem.
+const IN_NAME: u8 = 1;
+const IN_TEXT: u8 = 2;
+const IN_PARAMS: u8 = 4;
+
+/// D22's hit of a stem in a candidate: 3 in the name, 1 in the text, 1 in
+/// the params.
+fn hit(fields: u8) -> u64 {
+    3 * u64::from(fields & IN_NAME != 0)
+        + u64::from(fields & IN_TEXT != 0)
+        + u64::from(fields & IN_PARAMS != 0)
+}
+
+/// What a run's candidates are, for ranking: built once from their words,
+/// then read by every query (SPEC §5).
+#[derive(Debug)]
+pub(crate) struct Built {
+    /// `N`.
+    pub(super) n: usize,
+    /// Each stem → the candidates whose fields hold it, and which fields:
+    /// `df` is the list's length.
+    stems: Lookup<String, Vec<(u32, u8)>>,
+    /// Each vector word → `dfv`.
+    dfv: Lookup<String, u32>,
+    /// Each candidate's vector `v(c)` and `isqrt(v(c)·v(c))`.
+    vectors: Vec<(Vector, i128)>,
+    /// The same vectors in 32-bit components, with the largest magnitude of
+    /// each, where every component fits: the fast path of the dot product (`narrow`).
+    narrow: Vec<Option<Narrow>>,
+}
+
+impl Built {
+    /// What the rule reads of `candidates`, each planted rule (`seam`)
+    /// applied: stems, fields, vector words, `df`, `dfv`, vectors.
+    pub(crate) fn of(candidates: &[Candidate<'_>]) -> Built {
+        let n = candidates.len();
+        let mut ids: BTreeMap<String, u32> = BTreeMap::new();
+        let mut words: Vec<String> = Vec::new();
+        let mut stems: Lookup<String, Vec<(u32, u8)>> = Lookup::new();
+        // Each candidate's vector words, as (word id, occurrences).
+        let mut counted: Vec<Vec<(u32, i64)>> = Vec::with_capacity(n);
+        let mut list = String::new();
+        for (id, candidate) in (0u32..).zip(candidates) {
+            let mut held: BTreeMap<u32, i64> = BTreeMap::new();
+            let mut fields: BTreeMap<String, u8> = BTreeMap::new();
+            let params = params_of(seam::properties(candidate.schema));
+            let parts = [(candidate.name, IN_NAME), (candidate.text, IN_TEXT)]
+                .into_iter()
+                .chain(params.map(|text| (text, IN_PARAMS)));
+            for (text, field) in parts {
+                list.clear();
+                tokenize(text, &mut list);
+                for word in list.split_terminator(' ') {
+                    let stemmed = seam::stem(word);
+                    match fields.get_mut(stemmed.as_ref()) {
+                        Some(mask) => *mask |= field,
+                        None => {
+                            fields.insert(stemmed.into_owned(), field);
+                        }
+                    }
+                    if is_stopword(word) {
+                        continue;
+                    }
+                    let word_id = match ids.get(word) {
+                        Some(&word_id) => word_id,
+                        None => {
+                            let word_id = u32::try_from(words.len()).unwrap_or(u32::MAX);
+                            ids.insert(word.to_string(), word_id);
+                            words.push(word.to_string());
+                            word_id
+                        }
+                    };
+                    *held.entry(word_id).or_default() += 1;
+                }
+            }
+            for (stemmed, mask) in fields {
+                stems.get_or_default(stemmed).push((id, mask));
+            }
+            counted.push(held.into_iter().collect());
+        }
+        let mut dfv = vec![0u32; words.len()];
+        for held in &counted {
+            for &(word_id, _) in held {
+                dfv[word_id as usize] += 1;
+            }
+        }
+        // Each distinct word is split once; its weighted rows are added
+        // once per candidate, times its occurrences there.
+        let weighted: Vec<(i64, Vec<u32>)> = (words.iter().zip(&dfv))
+            .map(|(word, &df)| (i64::from(seam::weight(n, df as usize)), pieces(word)))
+            .collect();
+        let vectors: Vec<(Vector, i128)> = counted
+            .iter()
+            .map(|held| {
+                let mut vector = [0i64; DIMENSIONS];
+                for &(word_id, times) in held {
+                    let (weight, pieces) = &weighted[word_id as usize];
+                    add_rows(&mut vector, pieces, weight.wrapping_mul(times));
+                }
+                let norm = isqrt_of(dot(&vector, &vector));
+                (vector, norm)
+            })
+            .collect();
+        let dfv = (ids.into_iter())
+            .map(|(word, word_id)| (word, dfv[word_id as usize]))
+            .collect();
+        let narrow = vectors.iter().map(|(v, _)| Narrow::of(v)).collect();
+        Built {
+            n,
+            stems,
+            dfv,
+            vectors,
+            narrow,
+        }
+    }
+
+    /// Every candidate's `lex(c)` and `cos(c)` for the trimmed `query`
+    /// (SPEC §5), by candidate.
+    pub(super) fn parts(&self, query: &str) -> Vec<(u64, i128)> {
+        let n = self.n;
+        let mut query_words: Vec<&str> = Vec::new();
+        let mut list = String::new();
+        tokenize(query, &mut list);
+        for word in list.split_terminator(' ') {
+            if !is_stopword(word) && !query_words.contains(&word) {
+                query_words.push(word);
+            }
+        }
+        // Keywords: the distinct stems with df > 0.
+        let mut lex = vec![0u64; n];
+        let mut seen: Vec<Cow<'_, str>> = Vec::new();
+        for word in &query_words {
+            let stemmed = seam::stem(word);
+            if seen.contains(&stemmed) {
+                continue;
+            }
+            if let Some(holders) = self.stems.get(stemmed.as_ref()) {
+                let weight = u64::from(seam::weight(n, holders.len()));
+                for &(id, fields) in holders {
+                    lex[id as usize] += weight * hit(fields);
+                }
+            }
+            seen.push(stemmed);
+        }
+        // Vectors: the query's, weighed by the candidates' dfv.
+        let mut query_vector = [0i64; DIMENSIONS];
+        for word in &query_words {
+            let df = self.dfv.get(*word).copied().unwrap_or(0);
+            add_rows(
+                &mut query_vector,
+                &pieces(word),
+                i64::from(seam::weight(n, df as usize)),
+            );
+        }
+        let query_norm = isqrt_of(dot(&query_vector, &query_vector));
+        let query_narrow = Narrow::of(&query_vector);
+        (lex.into_iter().zip(&self.vectors).zip(&self.narrow))
+            .map(|((lex, (vector, norm)), narrow)| {
+                let product = narrow::product(
+                    &query_vector,
+                    query_narrow.as_ref(),
+                    vector,
+                    narrow.as_ref(),
+                );
+                (lex, seam::cosine(product, query_norm, *norm))
+            })
+            .collect()
+    }
+
+    /// SPEC §5's fusion of [`Built::parts`]: `⌊1024·lex/L⌋ + 2·cos`.
+    pub(super) fn scores(&self, query: &str) -> Vec<i128> {
+        let parts = self.parts(query);
+        let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
+        (parts.into_iter())
+            .map(|(lex, cos)| {
+                // 0 when L = 0.
+                let keyword = (1024 * lex).checked_div(most).map_or(0, i128::from);
+                keyword + 2 * cos
+            })
+            .collect()
+    }
+}
+
+/// SPEC §5 `cos(c)`: `⌊1024 · (q·c) / (nq · nc)⌋` of the dot product
+/// `q·c`, floored also when it is negative; 0 when either norm is.
+pub(crate) fn cosine(product: i128, query_norm: i128, norm: i128) -> i128 {
+    if query_norm <= 0 || norm <= 0 {
+        return 0;
+    }
+    let scaled = product.wrapping_mul(1024);
+    let divisor = query_norm.wrapping_mul(norm).max(1);
+    floor_div(scaled, divisor)
+}
+
+/// `⌊a / b⌋` for `b > 0`: the floor, not Rust's truncating `/`.
+pub fn floor_div(a: i128, b: i128) -> i128 {
+    a.div_euclid(b)
+}
+
+/// The dot product of two vectors, in signed 128-bit integers (wrapping:
+/// no sum of real text comes near the bound).
+pub fn dot(a: &Vector, b: &Vector) -> i128 {
+    (a.iter().zip(b)).fold(0i128, |sum, (x, y)| {
+        sum.wrapping_add(i128::from(*x).wrapping_mul(i128::from(*y)))
+    })
+}
+
+/// SPEC §5 `isqrt`: the largest `r` with `r² ≤ x`.
+pub fn isqrt(x: u128) -> u128 {
+    x.isqrt()
+}
+
+pub(super) fn isqrt_of(x: i128) -> i128 {
+    i128::try_from(isqrt(x.max(0).unsigned_abs())).unwrap_or(i128::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weight_is_the_bit_length_of_the_squared_ratio() {
+        // ⌊16/9⌋ = 1 → 1; ⌊16/4⌋ = 4 → 3; ⌊16/1⌋ = 16 → 5; ⌊10⁶/1⌋ → 20.
+        assert_eq!(weight(3, 3), 1);
+        assert_eq!(weight(3, 2), 3);
+        assert_eq!(weight(3, 1), 5);
+        assert_eq!(weight(999, 1), 20);
+        // df = 0: the bit length of (N+1)² = 16 → 5; of 10⁶ → 20.
+        assert_eq!(weight(3, 0), 5);
+        assert_eq!(weight(999, 0), 20);
+        assert_eq!(weight(0, 0), 1);
+        assert_eq!(weight(usize::MAX, 1), 128);
+        assert_eq!(weight(usize::MAX, 0), 128);
+    }
+
+    #[test]
+    fn the_cosine_is_floored_even_when_negative() {
+        assert_eq!(floor_div(-1, 1024), -1);
+        assert_eq!(floor_div(-1024, 1024), -1);
+        assert_eq!(floor_div(-1025, 1024), -2);
+        assert_eq!(floor_div(1025, 1024), 1);
+        assert_eq!(floor_div(0, 7), 0);
+        // Truncation would give 0 for the first.
+        assert_eq!(-1 / 1024, 0);
+        let q: Vector = std::array::from_fn(|i| if i == 0 { 3 } else { 0 });
+        let c: Vector = std::array::from_fn(|i| {
+            if i == 0 {
+                -1
+            } else if i == 1 {
+                5
+            } else {
+                0
+            }
+        });
+        // q·c = -3, nq = 3, nc = isqrt(26) = 5: ⌊-3072 / 15⌋ = -205 (not -204).
+        assert_eq!(cosine(dot(&q, &c), 3, 5), -205);
+        assert_eq!(cosine(dot(&q, &c), 0, 5), 0);
+        assert_eq!(cosine(dot(&q, &c), 3, 0), 0);
+    }
+
+    #[test]
+    fn isqrt_is_the_largest_root() {
+        for (x, r) in [
+            (0, 0),
+            (1, 1),
+            (3, 1),
+            (4, 2),
+            (26, 5),
+            (u128::MAX, u128::from(u64::MAX)),
+        ] {
+            assert_eq!(isqrt(x), r, "{x}");
+        }
+    }
+}
