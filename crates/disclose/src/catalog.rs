@@ -42,47 +42,61 @@ pub struct AdmittedTool {
     hint: String,
 }
 
-/// SPEC §2's descriptor digest of a tool declared as `decl` whose input
-/// schema's canonical text is `schema_text`: BLAKE3(canonical(
-/// ["disclose.tool/1", origin, raw name, input_schema, effect])), 64
-/// lowercase hex, written around the schema's canonical text rather than
-/// by copying the schema into a new array.
-pub(crate) fn tool_digest(decl: &ToolDecl, schema_text: &str) -> String {
-    let mut pinned = String::with_capacity(schema_text.len() + 64);
-    pinned.push_str("[\"disclose.tool/1\",");
-    write_string(&mut pinned, &decl.origin);
-    pinned.push(',');
-    write_string(&mut pinned, &decl.name);
-    pinned.push(',');
-    pinned.push_str(schema_text);
-    pinned.push(',');
-    write_string(&mut pinned, decl.effect.as_str());
-    pinned.push(']');
+/// SPEC §2's descriptor digest: BLAKE3 of the canonical descriptor array
+/// `pinned`, 64 lowercase hex.
+pub(crate) fn descriptor_digest(pinned: &str) -> String {
     blake3::hash(pinned.as_bytes()).to_hex().as_str().to_owned()
 }
 
+/// The rules admission derives a tool's hint and digest with.
+struct Derive {
+    hint: fn(&str) -> String,
+    digest: fn(&str) -> String,
+}
+
+/// The rules themselves: for the doors, which the process keeps.
+const RULES: Derive = Derive {
+    hint,
+    digest: descriptor_digest,
+};
+
+/// The rules through the seam, where a test may have planted a broken
+/// one: for every admission (in a build without the `mutants` feature,
+/// the rules themselves).
+const SEAM: Derive = Derive {
+    hint: crate::seam::hint,
+    digest: crate::seam::descriptor_digest,
+};
+
 impl AdmittedTool {
-    /// The tool admitted from `decl` under `name`, with the facts of its
-    /// schema and the hint and digest its admission computed.
-    fn new(
-        decl: &ToolDecl,
-        name: String,
-        facts: &SchemaFacts,
-        hint: String,
-        digest: String,
-    ) -> AdmittedTool {
+    fn new(decl: &ToolDecl, name: String, facts: &SchemaFacts, derive: &Derive) -> AdmittedTool {
+        let schema_text = &facts.text;
+        let (effect, approval) = (decl.effect, decl.approval);
+        // SPEC §2: BLAKE3(canonical(["disclose.tool/1", origin, raw name,
+        // input_schema, effect])), written around the schema's canonical
+        // text rather than by copying the schema into a new array.
+        let mut pinned = String::with_capacity(schema_text.len() + 64);
+        pinned.push_str("[\"disclose.tool/1\",");
+        write_string(&mut pinned, &decl.origin);
+        pinned.push(',');
+        write_string(&mut pinned, &decl.name);
+        pinned.push(',');
+        pinned.push_str(schema_text);
+        pinned.push(',');
+        write_string(&mut pinned, effect.as_str());
+        pinned.push(']');
         AdmittedTool {
-            hint,
-            digest,
+            hint: (derive.hint)(&decl.description),
+            digest: (derive.digest)(&pinned),
             fit_plan: Arc::clone(&facts.plan),
-            schema_text: Arc::clone(&facts.text),
+            schema_text: Arc::clone(schema_text),
             name,
             origin: decl.origin.clone(),
             raw_name: decl.name.clone(),
             description: decl.description.clone(),
             input_schema: Arc::clone(&decl.input_schema),
-            effect: decl.effect,
-            approval: decl.approval,
+            effect,
+            approval,
         }
     }
 
@@ -244,8 +258,7 @@ impl Catalog {
         let doors = DOORS.get_or_init(|| {
             [crate::describe_decl(), crate::call_decl()].map(|decl| {
                 let facts = schema_facts(&decl.input_schema);
-                let (hint, digest) = (hint(&decl.description), tool_digest(&decl, &facts.text));
-                AdmittedTool::new(&decl, decl.name.clone(), &facts, hint, digest)
+                AdmittedTool::new(&decl, decl.name.clone(), &facts, &RULES)
             })
         });
         for tool in doors {
@@ -285,9 +298,7 @@ impl Catalog {
             });
         }
         let (key, generation) = self.check_unheld(&name)?;
-        let hint = crate::seam::hint(&decl.description);
-        let digest = crate::seam::tool_digest(decl, &facts.text);
-        let tool = AdmittedTool::new(decl, name.clone(), &facts, hint, digest);
+        let tool = AdmittedTool::new(decl, name.clone(), &facts, &SEAM);
         self.commit(key, generation, &name);
         Ok(self.tools.entry(name).or_insert(tool))
     }

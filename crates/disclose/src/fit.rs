@@ -85,6 +85,7 @@ pub fn type_name(value: &Value) -> &'static str {
 
 /// Whether a number is integral: an `i64`/`u64`, or an `f64` with no
 /// fractional part (SPEC §6).
+#[inline]
 pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
     // Every i64 and u64 is an f64 with no fractional part (rounded when
     // large, but still whole), so one test covers all three.

@@ -56,6 +56,7 @@ impl<K: Eq + Hash, V> Lookup<K, V> {
     }
 
     /// What is held under `key`, made by `V::default()` when nothing is.
+    #[inline]
     pub(crate) fn get_or_default(&mut self, key: K) -> &mut V
     where
         V: Default,

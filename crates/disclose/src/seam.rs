@@ -27,7 +27,7 @@ pub(crate) use planted::*;
 /// The rules themselves (a build without the `mutants` feature).
 #[cfg(not(feature = "mutants"))]
 mod real {
-    pub(crate) use crate::catalog::tool_digest;
+    pub(crate) use crate::catalog::descriptor_digest;
     pub(crate) use crate::dormant::room_for;
     pub(crate) use crate::fit::is_integral;
     pub(crate) use crate::hint::hint;
@@ -46,7 +46,6 @@ pub mod planted {
 
     use serde_json::{Map, Number, Value};
 
-    use crate::declaration::ToolDecl;
     use crate::search::{Built, Candidate};
 
     /// SPEC §5's source of a candidate's params, given its schema.
@@ -63,8 +62,8 @@ pub mod planted {
         /// SPEC §6: whether a JSON number is integral.
         pub is_integral: Option<fn(&Number) -> bool>,
         /// SPEC §2: an admitted tool's descriptor digest, from its
-        /// declaration and its schema's canonical text.
-        pub tool_digest: Option<fn(&ToolDecl, &str) -> String>,
+        /// canonical descriptor array.
+        pub descriptor_digest: Option<fn(&str) -> String>,
         /// SPEC §5: `weight(df)` among `N` candidates, as `(N, df)`.
         pub weight: Option<fn(usize, usize) -> u32>,
         /// SPEC §5: `stem(w)`.
@@ -126,10 +125,10 @@ pub mod planted {
         }
     }
 
-    pub(crate) fn tool_digest(decl: &ToolDecl, schema_text: &str) -> String {
-        match planted().and_then(|p| p.tool_digest) {
-            Some(broken) => broken(decl, schema_text),
-            None => crate::catalog::tool_digest(decl, schema_text),
+    pub(crate) fn descriptor_digest(pinned: &str) -> String {
+        match planted().and_then(|p| p.descriptor_digest) {
+            Some(broken) => broken(pinned),
+            None => crate::catalog::descriptor_digest(pinned),
         }
     }
 

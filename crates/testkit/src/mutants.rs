@@ -143,7 +143,7 @@ impl Mutant {
                 ..none
             },
             Mutant::Nondeterministic => Planted {
-                tool_digest: Some(broken::counted_digest),
+                descriptor_digest: Some(broken::counted_digest),
                 ..none
             },
         };
@@ -158,8 +158,6 @@ mod broken {
     use std::cell::Cell;
 
     use serde_json::{Map, Number, Value};
-
-    use disclose::ToolDecl;
 
     use crate::model;
 
@@ -215,24 +213,15 @@ mod broken {
         static ADMITTED: Cell<u64> = const { Cell::new(0) };
     }
 
-    /// SPEC §2 made to depend on a counter: the digest of what was declared
-    /// and how many tools this thread admitted before, so the same
-    /// declaration gets another digest each time it is admitted.
-    pub(super) fn counted_digest(decl: &ToolDecl, schema_text: &str) -> String {
+    /// SPEC §2 made to depend on a counter: the digest of the canonical
+    /// descriptor and how many tools this thread admitted before, so the
+    /// same declaration gets another digest each time it is admitted.
+    pub(super) fn counted_digest(pinned: &str) -> String {
         let count = ADMITTED.with(|admitted| {
             admitted.set(admitted.get() + 1);
             admitted.get()
         });
-        let mut input = Vec::new();
-        for part in [
-            decl.origin.as_str(),
-            &decl.name,
-            schema_text,
-            decl.effect.as_str(),
-        ] {
-            input.extend_from_slice(&(part.len() as u64).to_le_bytes());
-            input.extend_from_slice(part.as_bytes());
-        }
+        let mut input = pinned.as_bytes().to_vec();
         input.extend_from_slice(&count.to_le_bytes());
         blake3::hash(&input).to_hex().to_string()
     }

@@ -23,6 +23,7 @@ pub(super) struct Narrow {
 }
 
 impl Narrow {
+    #[inline]
     pub(super) fn of(vector: &Vector) -> Option<Narrow> {
         let mut components = [0i32; DIMENSIONS];
         let mut largest = 0i64;
@@ -37,6 +38,7 @@ impl Narrow {
     }
 
     /// Whether the i64 sum of the products with `other` is exact.
+    #[inline]
     fn exact_with(&self, other: &Narrow) -> bool {
         i128::from(self.largest) * i128::from(other.largest) * DIMENSIONS as i128
             <= i128::from(i64::MAX)
@@ -44,6 +46,7 @@ impl Narrow {
 
     /// `a·b` in i64 lanes (which the compiler vectorizes); exact under
     /// [`Narrow::exact_with`].
+    #[inline]
     fn dot(&self, other: &Narrow) -> i64 {
         (self.components.iter().zip(&other.components))
             .map(|(x, y)| i64::from(*x) * i64::from(*y))
@@ -53,6 +56,7 @@ impl Narrow {
 
 /// `a·b` (SPEC §5), given each vector's narrow form when it has one:
 /// the narrow product where it is exact, else the rule's i128 [`dot`].
+#[inline]
 pub(super) fn product(
     a: &Vector,
     a_narrow: Option<&Narrow>,

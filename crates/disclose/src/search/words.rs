@@ -98,6 +98,7 @@ pub(super) fn tokenize(text: &str, out: &mut String) {
 
 /// SPEC §5 `params`' source: `schema.properties` when it is an object;
 /// none for a skill (no schema) or a schema without one.
+#[inline]
 pub(crate) fn properties(schema: Option<&Value>) -> Option<&Map<String, Value>> {
     schema
         .and_then(|s| s.get("properties"))
