@@ -10,6 +10,8 @@
 //! again, as the one judge of a line, to give the answer or the error with
 //! its line and column. So whenever this says `Some`, the reader's answer is
 //! the same op; the tests check that on every line shape and corpus line.
+//! Which fields an op takes is the op table's (`super::ops`), read here as
+//! bit sets computed when the crate is built.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -18,7 +20,8 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{OP_FIELDS, OP_NAMES, OpKind};
+use super::OpKind;
+use super::ops::{OPS, Tag, When};
 use crate::json::Strict;
 use disclose::Provider;
 use disclose::ToolCall;
@@ -26,7 +29,7 @@ use disclose::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use disclose::{Mode, Profile};
 
 /// Every field any op takes but the header's; which of them an op takes is
-/// [`FIELDS`]'s business. A field given as `null` fails the read (an
+/// the op table's business ([`SETS`]). A field given as `null` fails the read (an
 /// optional field set to `null` is mistyped, not absent: docs/decisions.md).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -161,17 +164,20 @@ const fn set(names: &[&str]) -> u32 {
     set
 }
 
-/// Each op's (required, optional) field sets: `super::OP_FIELDS`, the list
-/// the reader checks, as bits, computed when the crate is built.
-const FIELDS: [(&str, u32, u32); OP_FIELDS.len()] = {
-    let mut fields = [("", 0, 0); OP_FIELDS.len()];
+/// Each op's (required, optional) field sets, by its place in the op
+/// table: the rows the reader checks, as bits, computed when the crate is
+/// built. The header's are empty: its fields are not a [`Line`]'s, and
+/// this path never reads it.
+const SETS: [(u32, u32); OPS.len()] = {
+    let mut sets = [(0, 0); OPS.len()];
     let mut i = 0;
-    while i < OP_FIELDS.len() {
-        let (op, required, optional) = OP_FIELDS[i];
-        fields[i] = (op, set(required), set(optional));
+    while i < OPS.len() {
+        if !matches!(OPS[i].when, When::Header) {
+            sets[i] = (set(OPS[i].required), set(OPS[i].optional));
+        }
         i += 1;
     }
-    fields
+    sets
 };
 
 impl Line<'_> {
@@ -202,11 +208,12 @@ impl Line<'_> {
     }
 }
 
-/// The op of a line after the header, when the fast path is sure of it.
-pub(super) fn op_kind(raw: &str) -> Option<OpKind> {
+/// The op of a line after the header, and where it may stand, when the
+/// fast path is sure of it.
+pub(super) fn op_kind(raw: &str) -> Option<(When, OpKind)> {
     let line: Line = serde_json::from_str(raw).ok()?;
-    let &(op, required, optional) = FIELDS.iter().find(|(op, ..)| *op == line.op)?;
-    debug_assert!(OP_NAMES.contains(&op));
+    let (row, &(required, optional)) =
+        (OPS.iter().zip(&SETS)).find(|(row, _)| row.name == line.op)?;
     let fields = line.fields();
     if fields & required != required || fields & !(required | optional) != 0 {
         return None;
@@ -235,8 +242,9 @@ pub(super) fn op_kind(raw: &str) -> Option<OpKind> {
         ..
     } = line;
     let mode = mode.map(|m| Mode::parse(&m));
-    Some(match op {
-        "tool" => OpKind::Tool {
+    let kind = match row.tag {
+        Tag::Session => return None,
+        Tag::Tool => OpKind::Tool {
             decl: ToolDecl {
                 origin: origin.unwrap_or_default(),
                 name: name.unwrap_or_default(),
@@ -247,53 +255,53 @@ pub(super) fn op_kind(raw: &str) -> Option<OpKind> {
             },
             admitted: admitted.unwrap_or(true),
         },
-        "skill" => OpKind::Skill(ShelfSkill {
+        Tag::Skill => OpKind::Skill(ShelfSkill {
             name: name.unwrap_or_default(),
             disclosure: disclosure.unwrap_or_default(),
             address: address.unwrap_or_default(),
             hash,
             package,
         }),
-        "carried_skill" => OpKind::CarriedSkill(CarriedSkill {
+        Tag::CarriedSkill => OpKind::CarriedSkill(CarriedSkill {
             name: name.unwrap_or_default(),
             disclosure: disclosure.unwrap_or_default(),
             body: body.unwrap_or_default(),
             hash,
             package,
         }),
-        "dev" => OpKind::Dev {
+        Tag::Dev => OpKind::Dev {
             text: text.unwrap_or_default(),
         },
-        "start" => OpKind::Start {
+        Tag::Start => OpKind::Start {
             mode: mode.flatten()?,
             profile: match profile {
                 None => None,
                 Some(word) => Some(Profile::parse(&word)?),
             },
         },
-        "render" => OpKind::Render,
-        "tool_defs" => OpKind::ToolDefs {
+        Tag::Render => OpKind::Render,
+        Tag::ToolDefs => OpKind::ToolDefs {
             provider: match provider {
                 None => Provider::default(),
                 Some(word) => Provider::parse(&word)?,
             },
         },
-        "describe" => OpKind::Describe {
+        Tag::Describe => OpKind::Describe {
             name: name.unwrap_or_default(),
         },
-        "call" => OpKind::Call(ToolCall {
+        Tag::Call => OpKind::Call(ToolCall {
             id: id.unwrap_or_default(),
             name: name.unwrap_or_default(),
             args: args.unwrap_or_default(),
         }),
-        "switch_mode" => OpKind::SwitchMode {
+        Tag::SwitchMode => OpKind::SwitchMode {
             mode: mode.flatten()?,
         },
-        "expand" => OpKind::Expand {
+        Tag::Expand => OpKind::Expand {
             name: name.unwrap_or_default(),
         },
-        "pins" => OpKind::Pins,
-        "digests" => OpKind::Digests,
-        _ => return None,
-    })
+        Tag::Pins => OpKind::Pins,
+        Tag::Digests => OpKind::Digests,
+    };
+    Some((row.when, kind))
 }
