@@ -5,40 +5,8 @@
 //! reaches `describe`, directly or through `call`, is answered here with the
 //! guide text; any other call that passes comes back as the call the host
 //! runs. It changes nothing in the contract: a session's `call` op keeps its
-//! §11 meaning, and [`crate::record`] writes the op whose replay gives the
-//! model the same answer.
-//!
-//! `read` stays the host's tool. When the model gives `read` a skill's name,
-//! the host serves the card with [`Run::expand`]:
-//!
-//! ```
-//! use disclose::{Answer, Catalog, Mode, ShelfSkill, ToolCall, ToolDecl};
-//! use serde_json::json;
-//!
-//! let mut catalog = Catalog::new();
-//! let read = ToolDecl::new("host", "read", "Read a file or a skill card.", json!({"type": "object"}));
-//! assert!(catalog.admit_tool(&read).is_ok());
-//! let skill = ShelfSkill {
-//!     name: "release".into(),
-//!     disclosure: "How to cut a release.".into(),
-//!     address: "skills/release/SKILL.md".into(),
-//!     hash: None,
-//!     package: None,
-//! };
-//! assert!(catalog.admit_skill(&skill).is_ok());
-//! let run = catalog.start(Mode::Chat);
-//!
-//! let call = ToolCall { id: "c1".into(), name: "read".into(), args: json!({"path": "release"}) };
-//! let Answer::Run(to_run) = run.answer(&call) else { panic!("read is resident") };
-//! // The host's `read`: a skill name is served from the catalog, anything
-//! // else from the file system.
-//! let path = to_run.args["path"].as_str().unwrap_or_default();
-//! let text = match run.skill(path) {
-//!     Some(_) => run.expand(path).unwrap_or_else(|refusal| refusal.to_lines()),
-//!     None => format!("(the host reads the file {path})"),
-//! };
-//! assert_eq!(text, "skill release lives at skills/release/SKILL.md\n");
-//! ```
+//! §11 meaning, and the recorder ([`crate::Recorder`]) writes the op whose
+//! replay gives the model the same answer.
 
 use serde_json::Value;
 
@@ -48,7 +16,39 @@ use crate::refusal::Refusal;
 use crate::run::Run;
 use crate::{CALL, DESCRIBE};
 
-/// What to do with a model's tool call.
+/// What to do with a model's tool call ([`Run::answer`]).
+///
+/// `read` stays the host's tool. When the model gives `read` a skill's name,
+/// the host serves the card with [`Run::expand`]:
+///
+/// ```
+/// use disclose::{Answer, Catalog, Mode, ShelfSkill, ToolCall, ToolDecl};
+/// use serde_json::json;
+///
+/// let mut catalog = Catalog::new();
+/// let read = ToolDecl::new("host", "read", "Read a file or a skill card.", json!({"type": "object"}));
+/// assert!(catalog.admit_tool(&read).is_ok());
+/// let skill = ShelfSkill {
+///     name: "release".into(),
+///     disclosure: "How to cut a release.".into(),
+///     address: "skills/release/SKILL.md".into(),
+///     hash: None,
+///     package: None,
+/// };
+/// assert!(catalog.admit_skill(&skill).is_ok());
+/// let run = catalog.start(Mode::Chat);
+///
+/// let call = ToolCall { id: "c1".into(), name: "read".into(), args: json!({"path": "release"}) };
+/// let Answer::Run(to_run) = run.answer(&call) else { panic!("read is resident") };
+/// // The host's `read`: a skill name is served from the catalog, anything
+/// // else from the file system.
+/// let path = to_run.args["path"].as_str().unwrap_or_default();
+/// let text = match run.skill(path) {
+///     Some(_) => run.expand(path).unwrap_or_else(|refusal| refusal.to_lines()),
+///     None => format!("(the host reads the file {path})"),
+/// };
+/// assert_eq!(text, "skill release lives at skills/release/SKILL.md\n");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Answer {
@@ -87,8 +87,8 @@ impl Run {
     /// (`{"name": string}`, nothing else) is refused `call.misfit`, exactly
     /// as the same args routed through `call` are.
     ///
-    /// `read` stays the host's tool: the [module docs](crate::answer) show a
-    /// host serving a skill name given to `read` with [`Run::expand`].
+    /// `read` stays the host's tool: [`Answer`]'s docs show a host serving a
+    /// skill name given to `read` with [`Run::expand`].
     pub fn answer(&self, call: &ToolCall) -> Answer {
         self.answer_and_op(call).0
     }

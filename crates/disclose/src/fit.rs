@@ -18,7 +18,9 @@ use serde_json::{Map, Value};
 pub(crate) mod plan;
 
 /// One way args fail to fit, printed as SPEC §6 writes it.
+/// `#[non_exhaustive]`: a later contract version may check more.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Violation {
     /// `args is <type>, not an object` (and nothing else is checked).
     NotObject {

@@ -112,7 +112,7 @@ impl Profile {
     }
 
     /// The refusal for calling a tool this profile does not offer.
-    pub fn refusal(self, name: &str, approval: Approval) -> Refusal {
+    pub(crate) fn refusal(self, name: &str, approval: Approval) -> Refusal {
         match approval {
             Approval::Required => Refusal::ChildUnattended {
                 name: name.to_string(),

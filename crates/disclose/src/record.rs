@@ -2,43 +2,8 @@
 //! ([`OpKind`]) and their lines, the inverse of `disclose-replay`'s
 //! session reader.
 //!
-//! A [`Recorder`] stands where a [`Catalog`] would, and the [`RecordedRun`]
-//! it starts stands where a [`Run`] would: the same methods, the same
-//! answers, and each call also writes the op line whose replay gives the
-//! same bytes — the header, every declaration as offered (refused ones and
-//! `admitted: false` ones too), `dev`, `start`, each request's `render` and
-//! `tool_defs`, each model tool call as the op that replays what
-//! [`Run::answer`] gave the model, `switch_mode`, `expand`, `pins` and
-//! `digests`. `disclose check` accepts the file unchanged.
-//!
-//! The library does no I/O of its own: lines go to the [`Write`] the host
-//! hands over, one whole line per `write_all`, flushed after each op so the
-//! file is complete up to the last op even if the process dies. Recording
-//! never stops the run: when a write fails, the error is kept
-//! ([`RecordedRun::error`], [`RecordedRun::finish`]), nothing more is
-//! written, and the file holds the ops before the failure, perhaps followed
-//! by one cut line, which the parser rejects (a cut op line is never valid
-//! JSON: it lacks its closing `}`).
-//!
-//! ```
-//! use disclose::{Answer, Mode, Provider, Recorder, ToolCall, ToolDecl};
-//! use serde_json::json;
-//!
-//! let mut recorder = Recorder::new(Vec::new(), "a recorded run");
-//! let decl = ToolDecl::new("github", "create_issue", "Open an issue.", json!({"type": "object"}));
-//! assert!(recorder.admit_tool(&decl).is_ok());
-//! let mut run = recorder.start(Mode::Work);
-//! let _tools = run.tools_for(Provider::Anthropic);
-//! let _system = run.render();
-//! let call = ToolCall { id: "c1".into(), name: "describe".into(), args: json!({"name": "issue"}) };
-//! assert!(matches!(run.answer(&call), Answer::Text(_)));
-//! let bytes = run.finish().expect("a Vec never fails");
-//!
-//! // The header, the tool, start, tool_defs, render and the describe.
-//! let text = String::from_utf8(bytes).expect("a recording is UTF-8");
-//! assert_eq!(text.lines().count(), 6);
-//! assert!(text.starts_with(r#"{"op":"session","format":1,"about":"a recorded run"}"#));
-//! ```
+//! The recorder's contract (what it writes, when, and what a failed write
+//! does) is on [`Recorder`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -212,6 +177,44 @@ impl<W: Write> Lines<W> {
 }
 
 /// A catalog being built, recorded: stands where a [`Catalog`] would.
+///
+/// A [`Recorder`] stands where a [`Catalog`] would, and the [`RecordedRun`]
+/// it starts stands where a [`Run`] would: the same methods, the same
+/// answers, and each call also writes the op line whose replay gives the
+/// same bytes — the header, every declaration as offered (refused ones and
+/// `admitted: false` ones too), `dev`, `start`, each request's `render` and
+/// `tool_defs`, each model tool call as the op that replays what
+/// [`Run::answer`] gave the model, `switch_mode`, `expand`, `pins` and
+/// `digests`. `disclose check` accepts the file unchanged.
+///
+/// The library does no I/O of its own: lines go to the [`Write`] the host
+/// hands over, one whole line per `write_all`, flushed after each op so the
+/// file is complete up to the last op even if the process dies. Recording
+/// never stops the run: when a write fails, the error is kept
+/// ([`RecordedRun::error`], [`RecordedRun::finish`]), nothing more is
+/// written, and the file holds the ops before the failure, perhaps followed
+/// by one cut line, which the parser rejects (a cut op line is never valid
+/// JSON: it lacks its closing `}`).
+///
+/// ```
+/// use disclose::{Answer, Mode, Provider, Recorder, ToolCall, ToolDecl};
+/// use serde_json::json;
+///
+/// let mut recorder = Recorder::new(Vec::new(), "a recorded run");
+/// let decl = ToolDecl::new("github", "create_issue", "Open an issue.", json!({"type": "object"}));
+/// assert!(recorder.admit_tool(&decl).is_ok());
+/// let mut run = recorder.start(Mode::Work);
+/// let _tools = run.tools_for(Provider::Anthropic);
+/// let _system = run.render();
+/// let call = ToolCall { id: "c1".into(), name: "describe".into(), args: json!({"name": "issue"}) };
+/// assert!(matches!(run.answer(&call), Answer::Text(_)));
+/// let bytes = run.finish().expect("a Vec never fails");
+///
+/// // The header, the tool, start, tool_defs, render and the describe.
+/// let text = String::from_utf8(bytes).expect("a recording is UTF-8");
+/// assert_eq!(text.lines().count(), 6);
+/// assert!(text.starts_with(r#"{"op":"session","format":1,"about":"a recorded run"}"#));
+/// ```
 #[derive(Debug)]
 pub struct Recorder<W: Write> {
     catalog: Catalog,

@@ -69,7 +69,10 @@ impl Kind {
 macro_rules! fixed_texts {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal,)+ }) => {
         $(#[$doc])*
+        ///
+        /// `#[non_exhaustive]`: a later contract version may add one.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[non_exhaustive]
         pub enum $name {
             $($(#[$vdoc])* $variant,)+
         }
@@ -440,6 +443,7 @@ impl fmt::Display for Refusal {
 
 /// One row of the sealed vocabulary: what `disclose vocab` prints.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct VocabEntry {
     /// The code, e.g. `admit.frozen`.
     pub code: &'static str,

@@ -95,6 +95,7 @@ impl ToolDef {
 
 /// A skill's pinned hash: which card this run got, and what bytes it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SkillPin {
     /// The skill's name.
     pub name: String,
@@ -254,7 +255,9 @@ impl Run {
         out
     }
 
-    /// The dormant capabilities, in the index's stable order.
+    /// The dormant capabilities, in the index's stable order (the
+    /// harness's cost model; not part of the embedder's API).
+    #[doc(hidden)]
     pub fn dormant_lines(&self) -> &[DormantLine] {
         &self.dormant
     }
@@ -331,7 +334,9 @@ impl Run {
 
     /// Every candidate's SPEC §5 `score(c)` for the trimmed `query`, by
     /// name in byte order: the whole ranking before `score > 0` and the
-    /// first 8 cut it (the fuzzer's reference compares it in full).
+    /// first 8 cut it (the fuzzer's reference compares it in full; not part
+    /// of the embedder's API).
+    #[doc(hidden)]
     pub fn ranked_scores(&self, query: &str) -> Vec<(&str, i128)> {
         let (index, members) = self.search_index();
         let mut scores: Vec<(&str, i128)> = (members.iter())
