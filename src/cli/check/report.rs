@@ -594,4 +594,525 @@ mod tests {
         );
         assert!(md.contains("| modes/switch | 9 | 1024 | 0 |"), "{md}");
     }
+    fn failure(kind: FailureKind, message: String) -> Failure {
+        Failure {
+            kind,
+            line: None,
+            op: None,
+            message,
+            diff: None,
+        }
+    }
+
+    /// One case of every kind, every failure kind once, a blessed golden,
+    /// a deleted orphan, a kept non-golden and a partition: what every
+    /// format of the report is pinned on, byte for byte.
+    fn every_kind() -> Report {
+        let mut blessed = Case::new(CaseKind::Session, "a/blessed", "corpora/a/blessed.jsonl");
+        blessed.blessed = Some("wrote golden/a/blessed.txt".into());
+        blessed.renders = vec![RenderCost {
+            line: 3,
+            index_bytes: 0,
+        }];
+        let mut mismatch = Case::new(CaseKind::Session, "a/hint|cut", "corpora/a/hint|cut.jsonl");
+        mismatch.failures.push(Failure {
+            kind: FailureKind::Mismatch,
+            line: Some(4),
+            op: Some("render".into()),
+            message: "the transcript differs from \"golden/a/hint|cut.txt\"".into(),
+            diff: Some(disclose_replay::golden::unified(
+                b"=== 4 render 10\n- x: a\tb\n",
+                b"=== 4 render 10\n- x: a b \n",
+                "golden",
+                "replay",
+            )),
+        });
+        mismatch.renders = vec![RenderCost {
+            line: 4,
+            index_bytes: 90,
+        }];
+        let mut malformed = Case::new(
+            CaseKind::Session,
+            "b/malformed",
+            "corpora/b/malformed.jsonl",
+        );
+        malformed.failures.push(Failure {
+            kind: FailureKind::Malformed,
+            line: Some(2),
+            op: None,
+            message: "corpora/b/malformed.jsonl:2:1: op \"render\" needs a started run".into(),
+            diff: None,
+        });
+        let mut limit = Case::new(CaseKind::Session, "b/huge", "corpora/b/huge.jsonl");
+        limit.failures.push(Failure {
+            kind: FailureKind::Limit,
+            line: Some(7),
+            op: Some("tool_defs".into()),
+            message: "the transcript would pass 64 MiB".into(),
+            diff: None,
+        });
+        let mut reserved = Case::new(CaseKind::Session, "vocabulary", "corpora/vocabulary.jsonl");
+        reserved.failures.push(failure(
+            FailureKind::ReservedName,
+            "its golden would be \"golden/vocabulary.txt\"".into(),
+        ));
+        let mut unblessed = Case::new(CaseKind::Session, "c/new", "corpora/c/new.jsonl");
+        unblessed.failures.push(failure(
+            FailureKind::NoGolden,
+            "no golden \"golden/c/new.txt\"; bless it with `BLESS`".into(),
+        ));
+        let mut orphan = Case::new(CaseKind::Orphan, "c/gone", "golden/c/gone.txt");
+        orphan.failures.push(failure(
+            FailureKind::Orphan,
+            "no session \"corpora/c/gone.jsonl\" has this golden; blessing deletes it".into(),
+        ));
+        let mut entry = Case::new(CaseKind::Entry, "c/loop", "corpora/c/loop");
+        entry.failures.push(failure(
+            FailureKind::Io,
+            "\"corpora/c/loop\": a link loop".into(),
+        ));
+        let mut vocabulary = Case::new(CaseKind::Vocabulary, "vocabulary", "golden/vocabulary.txt");
+        vocabulary.failures.push(Failure {
+            kind: FailureKind::Mismatch,
+            line: None,
+            op: None,
+            message: "`disclose vocab` differs from \"golden/vocabulary.txt\"".into(),
+            diff: Some(disclose_replay::golden::unified(
+                b"E_A\n", b"E_B\n", "golden", "vocab",
+            )),
+        });
+        Report {
+            cases: vec![
+                blessed,
+                mismatch,
+                malformed,
+                limit,
+                reserved,
+                breached(),
+                unblessed,
+                orphan,
+                entry,
+                vocabulary,
+            ],
+            deleted: vec!["golden/old.txt".into()],
+            kept: vec!["golden/notes.txt".into()],
+            bless_command: "BLESS".into(),
+            corpus: "corpora".into(),
+            golden: "golden".into(),
+            partition: Some("hash:1/2".into()),
+        }
+    }
+
+    #[test]
+    fn every_kind_for_a_person() {
+        insta::assert_snapshot!(every_kind().human(Paint::Plain), @r#"
+        pass  a/blessed (wrote golden/a/blessed.txt)
+        FAIL  a/hint|cut
+        ERROR b/malformed
+        ERROR b/huge
+        FAIL  vocabulary
+        FAIL  modes/switch
+        FAIL  c/new
+        FAIL  c/gone
+        ERROR c/loop
+        FAIL  vocabulary
+        deleted orphan golden/old.txt
+        not a golden, kept: golden/notes.txt
+
+        failures:
+
+        FAIL a/hint|cut (corpora/a/hint|cut.jsonl)
+          line 4 (render): the transcript differs from "golden/a/hint|cut.txt"
+            --- golden
+            +++ replay
+            @@ -1,2 +1,2 @@
+             === 4 render 10
+            -- x: a␉b
+            +- x: a b·
+          to bless: BLESS
+
+        ERROR b/malformed (corpora/b/malformed.jsonl)
+        corpora/b/malformed.jsonl:2:1: op "render" needs a started run
+
+        ERROR b/huge (corpora/b/huge.jsonl)
+          line 7 (tool_defs): the transcript would pass 64 MiB
+
+        FAIL vocabulary (corpora/vocabulary.jsonl)
+          its golden would be "golden/vocabulary.txt"
+
+        FAIL modes/switch (corpora/modes/switch.jsonl)
+          I7 line 9 (render): the prefix bytes differ | on the re-replay
+
+        FAIL c/new (corpora/c/new.jsonl)
+          no golden "golden/c/new.txt"; bless it with `BLESS`
+
+        FAIL c/gone (golden/c/gone.txt)
+          no session "corpora/c/gone.jsonl" has this golden; blessing deletes it
+          to bless: BLESS
+
+        ERROR c/loop (corpora/c/loop)
+          "corpora/c/loop": a link loop
+
+        FAIL vocabulary (golden/vocabulary.txt)
+          `disclose vocab` differs from "golden/vocabulary.txt"
+            --- golden
+            +++ vocab
+            @@ -1 +1 @@
+            -E_A
+            +E_B
+          to bless: BLESS
+
+        blessed: wrote 1 goldens, deleted 1 orphans
+
+        1 passed, 6 failed, 3 errors
+        "#);
+    }
+
+    #[test]
+    fn every_kind_in_colour() {
+        let report = report(vec![
+            breached(),
+            Case::new(CaseKind::Vocabulary, "vocabulary", "golden/vocabulary.txt"),
+        ]);
+        insta::assert_snapshot!(format!("{:?}", report.human(Paint::Colour)), @"\"\\u{1b}[31mFAIL \\u{1b}[0m modes/switch\\n\\u{1b}[32mpass \\u{1b}[0m vocabulary\\n\\nfailures:\\n\\n\\u{1b}[31mFAIL\\u{1b}[0m modes/switch (corpora/modes/switch.jsonl)\\n  I7 line 9 (render): the prefix bytes differ | on the re-replay\\n\\n1 passed, 1 failed\\n\"");
+    }
+
+    #[test]
+    fn every_kind_as_json() {
+        let text = serde_json::to_string_pretty(&every_kind().json()).unwrap();
+        insta::assert_snapshot!(text, @r#"
+        {
+          "cases": [
+            {
+              "blessed": "wrote golden/a/blessed.txt",
+              "failures": [],
+              "kind": "session",
+              "name": "a/blessed",
+              "path": "corpora/a/blessed.jsonl",
+              "renders": [
+                {
+                  "headroom": 1024,
+                  "index_bytes": 0,
+                  "line": 3
+                }
+              ],
+              "status": "pass"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 4 render 10\n-- x: a␉b\n+- x: a b·\n",
+                  "kind": "mismatch",
+                  "line": 4,
+                  "message": "the transcript differs from \"golden/a/hint|cut.txt\"",
+                  "op": "render"
+                }
+              ],
+              "kind": "session",
+              "name": "a/hint|cut",
+              "path": "corpora/a/hint|cut.jsonl",
+              "renders": [
+                {
+                  "headroom": 934,
+                  "index_bytes": 90,
+                  "line": 4
+                }
+              ],
+              "status": "fail"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "kind": "malformed",
+                  "line": 2,
+                  "message": "corpora/b/malformed.jsonl:2:1: op \"render\" needs a started run",
+                  "op": null
+                }
+              ],
+              "kind": "session",
+              "name": "b/malformed",
+              "path": "corpora/b/malformed.jsonl",
+              "renders": [],
+              "status": "error"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "kind": "limit",
+                  "line": 7,
+                  "message": "the transcript would pass 64 MiB",
+                  "op": "tool_defs"
+                }
+              ],
+              "kind": "session",
+              "name": "b/huge",
+              "path": "corpora/b/huge.jsonl",
+              "renders": [],
+              "status": "error"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "kind": "reserved_name",
+                  "line": null,
+                  "message": "its golden would be \"golden/vocabulary.txt\"",
+                  "op": null
+                }
+              ],
+              "kind": "session",
+              "name": "vocabulary",
+              "path": "corpora/vocabulary.jsonl",
+              "renders": [],
+              "status": "fail"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "invariant": "I7",
+                  "kind": "invariant",
+                  "line": 9,
+                  "message": "the prefix bytes differ | on the re-replay",
+                  "op": "render"
+                }
+              ],
+              "kind": "session",
+              "name": "modes/switch",
+              "path": "corpora/modes/switch.jsonl",
+              "renders": [
+                {
+                  "headroom": 24,
+                  "index_bytes": 1000,
+                  "line": 4
+                },
+                {
+                  "headroom": 0,
+                  "index_bytes": 1024,
+                  "line": 9
+                }
+              ],
+              "status": "fail"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "kind": "no_golden",
+                  "line": null,
+                  "message": "no golden \"golden/c/new.txt\"; bless it with `BLESS`",
+                  "op": null
+                }
+              ],
+              "kind": "session",
+              "name": "c/new",
+              "path": "corpora/c/new.jsonl",
+              "renders": [],
+              "status": "fail"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "kind": "orphan",
+                  "line": null,
+                  "message": "no session \"corpora/c/gone.jsonl\" has this golden; blessing deletes it",
+                  "op": null
+                }
+              ],
+              "kind": "orphan",
+              "name": "c/gone",
+              "path": "golden/c/gone.txt",
+              "renders": [],
+              "status": "fail"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": null,
+                  "kind": "io",
+                  "line": null,
+                  "message": "\"corpora/c/loop\": a link loop",
+                  "op": null
+                }
+              ],
+              "kind": "entry",
+              "name": "c/loop",
+              "path": "corpora/c/loop",
+              "renders": [],
+              "status": "error"
+            },
+            {
+              "blessed": null,
+              "failures": [
+                {
+                  "diff": "--- golden\n+++ vocab\n@@ -1 +1 @@\n-E_A\n+E_B\n",
+                  "kind": "mismatch",
+                  "line": null,
+                  "message": "`disclose vocab` differs from \"golden/vocabulary.txt\"",
+                  "op": null
+                }
+              ],
+              "kind": "vocabulary",
+              "name": "vocabulary",
+              "path": "golden/vocabulary.txt",
+              "renders": [],
+              "status": "fail"
+            }
+          ],
+          "corpus": "corpora",
+          "deleted_orphans": [
+            "golden/old.txt"
+          ],
+          "format": 1,
+          "golden": "golden",
+          "kept": [
+            "golden/notes.txt"
+          ],
+          "partition": "hash:1/2",
+          "totals": {
+            "errors": 3,
+            "failed": 6,
+            "passed": 1
+          }
+        }
+        "#);
+    }
+
+    #[test]
+    fn every_kind_as_junit() {
+        insta::assert_snapshot!(every_kind().junit().unwrap(), @r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="disclose" tests="10" skipped="0" failures="6" errors="3">
+            <testsuite name="disclose check corpora" tests="10" skipped="0" errors="3" failures="6">
+                <testcase name="a/blessed" classname="session"/>
+                <testcase name="a/hint|cut" classname="session">
+                    <failure message="line 4 (render): the transcript differs from &quot;golden/a/hint|cut.txt&quot;" type="mismatch">line 4 (render): the transcript differs from &quot;golden/a/hint|cut.txt&quot;
+        --- golden
+        +++ replay
+        @@ -1,2 +1,2 @@
+         === 4 render 10
+        -- x: a␉b
+        +- x: a b·
+        to bless: BLESS
+        </failure>
+                </testcase>
+                <testcase name="b/malformed" classname="session">
+                    <error message="corpora/b/malformed.jsonl:2:1: op &quot;render&quot; needs a started run" type="malformed">corpora/b/malformed.jsonl:2:1: op &quot;render&quot; needs a started run
+        </error>
+                </testcase>
+                <testcase name="b/huge" classname="session">
+                    <error message="line 7 (tool_defs): the transcript would pass 64 MiB" type="limit">line 7 (tool_defs): the transcript would pass 64 MiB
+        </error>
+                </testcase>
+                <testcase name="vocabulary" classname="session">
+                    <failure message="its golden would be &quot;golden/vocabulary.txt&quot;" type="reserved_name">its golden would be &quot;golden/vocabulary.txt&quot;
+        </failure>
+                </testcase>
+                <testcase name="modes/switch" classname="session">
+                    <failure message="I7 line 9 (render): the prefix bytes differ | on the re-replay" type="invariant">I7 line 9 (render): the prefix bytes differ | on the re-replay
+        </failure>
+                </testcase>
+                <testcase name="c/new" classname="session">
+                    <failure message="no golden &quot;golden/c/new.txt&quot;; bless it with `BLESS`" type="no_golden">no golden &quot;golden/c/new.txt&quot;; bless it with `BLESS`
+        </failure>
+                </testcase>
+                <testcase name="c/gone" classname="orphan">
+                    <failure message="no session &quot;corpora/c/gone.jsonl&quot; has this golden; blessing deletes it" type="orphan">no session &quot;corpora/c/gone.jsonl&quot; has this golden; blessing deletes it
+        to bless: BLESS
+        </failure>
+                </testcase>
+                <testcase name="c/loop" classname="entry">
+                    <error message="&quot;corpora/c/loop&quot;: a link loop" type="io">&quot;corpora/c/loop&quot;: a link loop
+        </error>
+                </testcase>
+                <testcase name="vocabulary" classname="vocabulary">
+                    <failure message="`disclose vocab` differs from &quot;golden/vocabulary.txt&quot;" type="mismatch">`disclose vocab` differs from &quot;golden/vocabulary.txt&quot;
+        --- golden
+        +++ vocab
+        @@ -1 +1 @@
+        -E_A
+        +E_B
+        to bless: BLESS
+        </failure>
+                </testcase>
+            </testsuite>
+        </testsuites>
+        "#);
+    }
+
+    #[test]
+    fn every_kind_as_a_step_summary() {
+        insta::assert_snapshot!(every_kind().summary(), @r#"
+        ## disclose check
+
+        **1 passed, 6 failed, 3 errors**
+
+        Partition `hash:1/2`.
+
+        | passed | failed | errors |
+        |---:|---:|---:|
+        | 1 | 6 | 3 |
+
+        ### Failures
+
+        | case | status | kind | line | op | message |
+        |---|---|---|---:|---|---|
+        | a/hint\|cut | fail | mismatch | 4 | render | the transcript differs from "golden/a/hint\|cut.txt" |
+        | b/malformed | error | malformed | 2 |  | corpora/b/malformed.jsonl:2:1: op "render" needs a started run |
+        | b/huge | error | limit | 7 | tool\_defs | the transcript would pass 64 MiB |
+        | vocabulary | fail | reserved_name |  |  | its golden would be "golden/vocabulary.txt" |
+        | modes/switch | fail | I7 | 9 | render | the prefix bytes differ \| on the re-replay |
+        | c/new | fail | no_golden |  |  | no golden "golden/c/new.txt"; bless it with \`BLESS\` |
+        | c/gone | fail | orphan |  |  | no session "corpora/c/gone.jsonl" has this golden; blessing deletes it |
+        | c/loop | error | io |  |  | "corpora/c/loop": a link loop |
+        | vocabulary | fail | mismatch |  |  | \`disclose vocab\` differs from "golden/vocabulary.txt" |
+
+        To bless: `BLESS`
+
+        ### Tightest dormant indexes
+
+        The 10 sessions with the least headroom under the 1024-byte ceiling (their tightest render).
+
+        | session | render line | index bytes | headroom |
+        |---|---:|---:|---:|
+        | modes/switch | 9 | 1024 | 0 |
+        | a/hint\|cut | 4 | 90 | 934 |
+        | a/blessed | 3 | 0 | 1024 |
+        "#);
+    }
+
+    #[test]
+    fn a_passing_summary_without_renders() {
+        let report = report(vec![Case::new(
+            CaseKind::Vocabulary,
+            "vocabulary",
+            "golden/vocabulary.txt",
+        )]);
+        insta::assert_snapshot!(report.summary(), @r#"
+        ## disclose check
+
+        **1 passed, 0 failed**
+
+        | passed | failed | errors |
+        |---:|---:|---:|
+        | 1 | 0 | 0 |
+
+        ### Tightest dormant indexes
+
+        The 10 sessions with the least headroom under the 1024-byte ceiling (their tightest render).
+
+        No session renders.
+        "#);
+    }
 }

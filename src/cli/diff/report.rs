@@ -375,3 +375,387 @@ pub fn markdown(entries: &[Entry]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use disclose_replay::golden::unified;
+
+    use crate::cli::diff::session::{DigestChange, RefusalCount};
+
+    fn entry(name: &str, status: Status) -> Entry {
+        Entry {
+            name: name.into(),
+            status,
+        }
+    }
+
+    /// One entry of every status and every kind of change: what the three
+    /// reports are pinned on, byte for byte.
+    fn every_status() -> Vec<Entry> {
+        let prefix = TranscriptChange {
+            divergence: Some(Divergence {
+                old: Some((4, "render".into())),
+                new: Some((4, "render".into())),
+                diff: unified(
+                    b"- x: a\tb\n",
+                    b"- x: a b `` \n",
+                    "old line 4 render",
+                    "new line 4 render",
+                ),
+            }),
+            render: Sizes {
+                old: Some(120),
+                new: Some(124),
+            },
+            tool_defs: Sizes {
+                old: Some(300),
+                new: Some(300),
+            },
+            prefix_changed: true,
+            headroom: Sizes {
+                old: Some(900),
+                new: Some(896),
+            },
+            refusals: vec![
+                RefusalCount {
+                    code: "call.misfit".into(),
+                    old: 1,
+                    new: 0,
+                },
+                RefusalCount {
+                    code: "gate.mode".into(),
+                    old: 0,
+                    new: 1,
+                },
+                RefusalCount {
+                    code: "call.unknown".into(),
+                    old: 2,
+                    new: 3,
+                },
+            ],
+            digests: vec![DigestChange {
+                name: "x__get".into(),
+                old: "0123456789abcdef0123".into(),
+                new: "fedcba9876543210fedc".into(),
+            }],
+        };
+        let framing = TranscriptChange {
+            divergence: None,
+            render: Sizes {
+                old: None,
+                new: None,
+            },
+            tool_defs: Sizes {
+                old: Some(10),
+                new: Some(10),
+            },
+            prefix_changed: false,
+            headroom: Sizes {
+                old: None,
+                new: None,
+            },
+            refusals: Vec::new(),
+            digests: Vec::new(),
+        };
+        let moved = TranscriptChange {
+            divergence: Some(Divergence {
+                old: Some((5, "call".into())),
+                new: None,
+                diff: "-refused\n".into(),
+            }),
+            ..framing.clone()
+        };
+        vec![
+            entry("a/same.txt", Status::Unchanged),
+            entry("a/new.txt", Status::Added),
+            entry("a/old.txt", Status::Removed),
+            entry("a/notes.txt", Status::Unpaired { side: "OLD" }),
+            entry(
+                "b/prefix|cut.txt",
+                Status::Changed(Box::new(Change::Transcript(prefix))),
+            ),
+            entry(
+                "b/framing.txt",
+                Status::Changed(Box::new(Change::Transcript(framing))),
+            ),
+            entry(
+                "b/moved.txt",
+                Status::Changed(Box::new(Change::Transcript(moved))),
+            ),
+            entry(
+                "vocabulary.txt",
+                Status::Changed(Box::new(Change::Text {
+                    diff: unified(b"E_A\n", b"E_B\n", "old", "new"),
+                })),
+            ),
+            entry(
+                "c/<broken>.txt",
+                Status::Changed(Box::new(Change::Undecodable {
+                    side: "new",
+                    error: "byte 22: a block header does not start with \"=== \"".into(),
+                })),
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_status_for_a_person() {
+        insta::assert_snapshot!(human(&every_status()), @r#"
+        added      a/new.txt
+        removed    a/old.txt
+        ignored    a/notes.txt (not a transcript; only in OLD)
+        changed    b/prefix|cut.txt
+          first divergence: line 4 render: output differs
+            --- old line 4 render
+            +++ new line 4 render
+            @@ -1 +1 @@
+            -- x: a␉b
+            +- x: a b ``·
+          prefix: changed (render 120 B → 124 B (+4), tool_defs 300 B): a prompt-cache miss for every run like it
+          index headroom: 900 B → 896 B (-4)
+          refusals: call.misfit disappeared (1 → 0), gate.mode appeared (0 → 1), call.unknown count changed (2 → 3)
+          digests changed: x__get 0123456789abcdef → fedcba9876543210: an approval bound to the old digest no longer applies
+        changed    b/framing.txt
+          every block is the same; only the framing bytes differ
+          prefix: unchanged: the cached prefix still hits
+        changed    b/moved.txt
+          first divergence: old line 5 call, new no block
+            -refused
+          prefix: unchanged: the cached prefix still hits
+        changed    vocabulary.txt (not a transcript)
+            --- old
+            +++ new
+            @@ -1 +1 @@
+            -E_A
+            +E_B
+        changed    c/<broken>.txt: the new transcript does not decode: byte 22: a block header does not start with "=== "
+        5 changed, 1 added, 1 removed, 1 unchanged (1 non-transcript file in one tree only, ignored); the cached prefix changed in 1 session: a prompt-cache miss for every run like it
+        "#);
+    }
+
+    #[test]
+    fn every_status_as_json() {
+        insta::assert_snapshot!(json(Path::new("old"), Path::new("new"), &every_status()), @r#"
+        {
+          "new": "new",
+          "old": "old",
+          "sessions": [
+            {
+              "session": "a/same.txt",
+              "status": "unchanged"
+            },
+            {
+              "session": "a/new.txt",
+              "status": "added"
+            },
+            {
+              "session": "a/old.txt",
+              "status": "removed"
+            },
+            {
+              "only_in": "OLD",
+              "session": "a/notes.txt",
+              "status": "ignored"
+            },
+            {
+              "digests": [
+                {
+                  "name": "x__get",
+                  "new": "fedcba9876543210fedc",
+                  "old": "0123456789abcdef0123"
+                }
+              ],
+              "first_divergence": {
+                "diff": "--- old line 4 render\n+++ new line 4 render\n@@ -1 +1 @@\n-- x: a␉b\n+- x: a b ``·\n",
+                "new": {
+                  "line": 4,
+                  "op": "render"
+                },
+                "old": {
+                  "line": 4,
+                  "op": "render"
+                }
+              },
+              "index_headroom": {
+                "delta": -4,
+                "new": 896,
+                "old": 900
+              },
+              "kind": "transcript",
+              "prefix_changed": true,
+              "refusals": [
+                {
+                  "code": "call.misfit",
+                  "new": 0,
+                  "old": 1
+                },
+                {
+                  "code": "gate.mode",
+                  "new": 1,
+                  "old": 0
+                },
+                {
+                  "code": "call.unknown",
+                  "new": 3,
+                  "old": 2
+                }
+              ],
+              "render_bytes": {
+                "delta": 4,
+                "new": 124,
+                "old": 120
+              },
+              "session": "b/prefix|cut.txt",
+              "status": "changed",
+              "tool_defs_bytes": {
+                "delta": 0,
+                "new": 300,
+                "old": 300
+              }
+            },
+            {
+              "digests": [],
+              "first_divergence": null,
+              "index_headroom": {
+                "delta": null,
+                "new": null,
+                "old": null
+              },
+              "kind": "transcript",
+              "prefix_changed": false,
+              "refusals": [],
+              "render_bytes": {
+                "delta": null,
+                "new": null,
+                "old": null
+              },
+              "session": "b/framing.txt",
+              "status": "changed",
+              "tool_defs_bytes": {
+                "delta": 0,
+                "new": 10,
+                "old": 10
+              }
+            },
+            {
+              "digests": [],
+              "first_divergence": {
+                "diff": "-refused\n",
+                "new": null,
+                "old": {
+                  "line": 5,
+                  "op": "call"
+                }
+              },
+              "index_headroom": {
+                "delta": null,
+                "new": null,
+                "old": null
+              },
+              "kind": "transcript",
+              "prefix_changed": false,
+              "refusals": [],
+              "render_bytes": {
+                "delta": null,
+                "new": null,
+                "old": null
+              },
+              "session": "b/moved.txt",
+              "status": "changed",
+              "tool_defs_bytes": {
+                "delta": 0,
+                "new": 10,
+                "old": 10
+              }
+            },
+            {
+              "diff": "--- old\n+++ new\n@@ -1 +1 @@\n-E_A\n+E_B\n",
+              "kind": "text",
+              "session": "vocabulary.txt",
+              "status": "changed"
+            },
+            {
+              "error": "byte 22: a block header does not start with \"=== \"",
+              "kind": "undecodable",
+              "session": "c/<broken>.txt",
+              "side": "new",
+              "status": "changed"
+            }
+          ],
+          "summary": {
+            "added": 1,
+            "changed": 5,
+            "ignored": 1,
+            "prefix_changed": 1,
+            "removed": 1,
+            "unchanged": 1
+          }
+        }
+        "#);
+    }
+
+    #[test]
+    fn every_status_as_markdown() {
+        insta::assert_snapshot!(markdown(&every_status()), @r#"
+        ### disclose diff
+
+        **5 changed, 1 added, 1 removed, 1 unchanged (1 non-transcript file in one tree only, ignored); the cached prefix changed in 1 session: a prompt-cache miss for every run like it**
+
+        | session | status | prefix | render | tool_defs | index headroom | refusals | digests changed |
+        |---|---|---|---|---|---|---|---|
+        | a/new.txt | added | | | | | | |
+        | a/old.txt | removed | | | | | | |
+        | b/prefix\|cut.txt | changed | **changed: cache miss** | 120 B → 124 B (+4) | 300 B | 900 B → 896 B (-4) | call.misfit disappeared (1 → 0), gate.mode appeared (0 → 1), call.unknown count changed (2 → 3) | x\_\_get 0123456789abcdef → fedcba9876543210 |
+        | b/framing.txt | changed | unchanged | none | 10 B | none |  |  |
+        | b/moved.txt | changed | unchanged | none | 10 B | none |  |  |
+        | vocabulary.txt | changed (not a transcript) | | | | | | |
+        | c/\<broken\>.txt | changed: the new transcript does not decode (byte 22: a block header does not start with "=== ") | | | | | | |
+
+        A changed digest means an approval bound to the old digest no longer applies.
+
+        <details><summary>b/prefix|cut.txt: first divergence: line 4 render: output differs</summary>
+
+        ```diff
+        --- old line 4 render
+        +++ new line 4 render
+        @@ -1 +1 @@
+        -- x: a␉b
+        +- x: a b ``·
+        ```
+
+        </details>
+
+        <details><summary>b/moved.txt: first divergence: old line 5 call, new no block</summary>
+
+        ```diff
+        -refused
+        ```
+
+        </details>
+
+        <details><summary>vocabulary.txt: not a transcript</summary>
+
+        ```diff
+        --- old
+        +++ new
+        @@ -1 +1 @@
+        -E_A
+        +E_B
+        ```
+
+        </details>
+        "#);
+    }
+
+    #[test]
+    fn nothing_changed_as_markdown_and_for_a_person() {
+        let same = vec![entry("a.txt", Status::Unchanged)];
+        insta::assert_snapshot!(markdown(&same), @r#"
+        ### disclose diff
+
+        **0 changed, 0 added, 0 removed, 1 unchanged**
+        "#);
+        insta::assert_snapshot!(human(&same), @"0 changed, 0 added, 0 removed, 1 unchanged");
+    }
+}

@@ -910,4 +910,649 @@ mod tests {
         - port-ts: expect.jsonl:2: a/renamed is not in the corpus
         "#);
     }
+    /// [`report`] with a third implementation that never started, and a
+    /// partition: every line a report can hold about a run that did not run.
+    fn report_with_one_unstarted() -> Report {
+        let mut report = report();
+        let cases = report.cases.len();
+        let mut gone = run("gone", vec![Outcome::NotRun; cases], &[]);
+        gone.hello = None;
+        gone.expectations.file = None;
+        gone.problem = Some("could not start \"./gone\": No such file or directory (os error 2); none of its cases were run".into());
+        gone.unstartable = true;
+        report.runs.push(gone);
+        report.partition = Some("hash:2/3".into());
+        report
+    }
+
+    #[test]
+    fn the_matrix_as_json() {
+        let text = serde_json::to_string_pretty(&report().json()).unwrap();
+        insta::assert_snapshot!(text, @r#"
+        {
+          "cases": [
+            {
+              "case": "a/fine",
+              "path": "corpora/a/fine.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "port-ts": {
+                  "expected": {
+                    "expect": "fail",
+                    "why": "was broken"
+                  },
+                  "outcome": "pass",
+                  "state": "unexpected_pass"
+                }
+              }
+            },
+            {
+              "case": "a/hint|cut",
+              "path": "corpora/a/hint|cut.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "port-ts": {
+                  "diff": "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 4 render 10\n-- x: a␉b\n+- x: a b·\n",
+                  "line": 4,
+                  "message": "the transcript differs from \"golden/a/hint|cut.txt\"",
+                  "op": "render",
+                  "outcome": "fail",
+                  "state": "fail"
+                }
+              }
+            },
+            {
+              "case": "b/broken",
+              "path": "corpora/b/broken.jsonl",
+              "results": {
+                "disclose": {
+                  "message": "corpora/b/broken.jsonl:2:1: op \"render\" needs a started run",
+                  "outcome": "corpus_error",
+                  "state": "errored"
+                },
+                "port-ts": {
+                  "message": "corpora/b/broken.jsonl:2:1: op \"render\" needs a started run",
+                  "outcome": "corpus_error",
+                  "state": "errored"
+                }
+              }
+            },
+            {
+              "case": "b/crash",
+              "path": "corpora/b/crash.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "port-ts": {
+                  "message": "it closed stdout without answering; it exited with status 1",
+                  "offending": null,
+                  "offending_bytes": null,
+                  "outcome": "errored",
+                  "state": "errored",
+                  "stderr": [
+                    "TypeError: undefined is not a function",
+                    "    at pack (index.ts:40)"
+                  ]
+                }
+              }
+            },
+            {
+              "case": "b/skip",
+              "path": "corpora/b/skip.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "port-ts": {
+                  "expected": {
+                    "expect": "skip",
+                    "why": "no carried skills yet"
+                  },
+                  "message": "no carried skills yet",
+                  "outcome": "skipped",
+                  "state": "expected"
+                }
+              }
+            }
+          ],
+          "contract": 3,
+          "corpus": "corpora",
+          "format": 1,
+          "golden": "golden",
+          "implementations": [
+            {
+              "command": "./disclose",
+              "expect": "expect.jsonl",
+              "hello": {
+                "contract": [
+                  2
+                ],
+                "homepage": null,
+                "language": "typescript",
+                "name": "disclose",
+                "version": "1.2.0"
+              },
+              "id": "disclose",
+              "problem": null,
+              "restarts": 0,
+              "stale": [],
+              "totals": {
+                "errored": 1,
+                "expected": 0,
+                "failed": 0,
+                "passed": 4,
+                "skipped": 0
+              }
+            },
+            {
+              "command": "./port-ts",
+              "expect": "expect.jsonl",
+              "hello": {
+                "contract": [
+                  2
+                ],
+                "homepage": null,
+                "language": "typescript",
+                "name": "port-ts",
+                "version": "1.2.0"
+              },
+              "id": "port-ts",
+              "problem": null,
+              "restarts": 0,
+              "stale": [
+                {
+                  "case": "a/renamed",
+                  "expect": "fail",
+                  "line": 2,
+                  "why": "old name"
+                }
+              ],
+              "totals": {
+                "errored": 2,
+                "expected": 1,
+                "failed": 3,
+                "passed": 0,
+                "skipped": 0
+              }
+            }
+          ],
+          "partition": null,
+          "report": "check --impl",
+          "totals": {
+            "errored": 3,
+            "expected": 1,
+            "failed": 3,
+            "passed": 4,
+            "skipped": 0
+          }
+        }
+        "#);
+    }
+
+    #[test]
+    fn the_matrix_as_junit() {
+        insta::assert_snapshot!(report().junit().unwrap(), @r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="disclose check --impl" tests="11" skipped="1" failures="3" errors="3">
+            <testsuite name="disclose" tests="5" skipped="0" errors="1" failures="0">
+                <testcase name="a/fine" classname="disclose"/>
+                <testcase name="a/hint|cut" classname="disclose"/>
+                <testcase name="b/broken" classname="disclose">
+                    <error message="corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run" type="errored">  corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run
+        </error>
+                </testcase>
+                <testcase name="b/crash" classname="disclose"/>
+                <testcase name="b/skip" classname="disclose"/>
+            </testsuite>
+            <testsuite name="port-ts" tests="6" skipped="1" errors="2" failures="3">
+                <testcase name="a/fine" classname="port-ts">
+                    <failure message="passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry" type="unexpected_pass">  passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry
+        </failure>
+                </testcase>
+                <testcase name="a/hint|cut" classname="port-ts">
+                    <failure message="line 4 (render): the transcript differs from &quot;golden/a/hint|cut.txt&quot;" type="fail">  line 4 (render): the transcript differs from &quot;golden/a/hint|cut.txt&quot;
+            --- golden
+            +++ replay
+            @@ -1,2 +1,2 @@
+             === 4 render 10
+            -- x: a␉b
+            +- x: a b·
+        </failure>
+                </testcase>
+                <testcase name="b/broken" classname="port-ts">
+                    <error message="corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run" type="errored">  corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run
+        </error>
+                </testcase>
+                <testcase name="b/crash" classname="port-ts">
+                    <error message="it closed stdout without answering; it exited with status 1" type="errored">  it closed stdout without answering; it exited with status 1
+          stderr (last 2 lines):
+            | TypeError: undefined is not a function
+            |     at pack (index.ts:40)
+        </error>
+                </testcase>
+                <testcase name="b/skip" classname="port-ts">
+                    <skipped message="skipped: no carried skills yet"/>
+                </testcase>
+                <testcase name="stale expectation a/renamed" classname="port-ts">
+                    <failure message="expect.jsonl:2: case &quot;a/renamed&quot; is not in the corpus" type="stale_expectation"/>
+                </testcase>
+            </testsuite>
+        </testsuites>
+        "#);
+    }
+
+    #[test]
+    fn the_matrix_in_colour() {
+        insta::assert_snapshot!(format!("{:?}", report().human(Paint::Colour)), @"\"implementations:\\n  disclose: disclose 1.2.0 (typescript), contract [2] (./disclose)\\n  port-ts: port-ts 1.2.0 (typescript), contract [2] (./port-ts)\\ncells: pass; expected (failed or skipped as --expect says); FAIL; XPASS (passed, but --expect says otherwise); SKIP (skipped, not in --expect); ERRORED. Uppercase fails the run.\\n\\ncase        disclose  port-ts\\nb/broken    \\u{1b}[31mERRORED \\u{1b}[0m  \\u{1b}[31mERRORED\\u{1b}[0m\\nb/crash     \\u{1b}[32mpass    \\u{1b}[0m  \\u{1b}[31mERRORED\\u{1b}[0m\\na/hint|cut  \\u{1b}[32mpass    \\u{1b}[0m  \\u{1b}[31mFAIL\\u{1b}[0m\\na/fine      \\u{1b}[32mpass    \\u{1b}[0m  \\u{1b}[31mXPASS\\u{1b}[0m\\nb/skip      \\u{1b}[32mpass    \\u{1b}[0m  \\u{1b}[32mexpected\\u{1b}[0m\\n\\nfailures:\\n\\nERRORED b/broken (corpora/b/broken.jsonl), on every implementation\\n  corpora/b/broken.jsonl:2:1: op \\\"render\\\" needs a started run\\n\\nERRORED b/crash on port-ts (corpora/b/crash.jsonl)\\n  it closed stdout without answering; it exited with status 1\\n  stderr (last 2 lines):\\n    | TypeError: undefined is not a function\\n    |     at pack (index.ts:40)\\n\\nFAIL a/hint|cut on port-ts (corpora/a/hint|cut.jsonl)\\n  line 4 (render): the transcript differs from \\\"golden/a/hint|cut.txt\\\"\\n    --- golden\\n    +++ replay\\n    @@ -1,2 +1,2 @@\\n     === 4 render 10\\n    -- x: a␉b\\n    +- x: a b·\\n\\nXPASS a/fine on port-ts (corpora/a/fine.jsonl)\\n  passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry\\n\\nFAIL stale expectation of port-ts: expect.jsonl:2: case \\\"a/renamed\\\" is not in the corpus; remove the entry\\n\\ndisclose: 4 passed, 0 failed, 1 errored\\nport-ts: 0 passed, 3 failed, 2 errored, 1 expected\\n4 passed, 3 failed, 3 errored, 1 expected\\n\"");
+    }
+
+    #[test]
+    fn an_unstarted_implementation_for_a_person() {
+        insta::assert_snapshot!(report_with_one_unstarted().human(Paint::Plain), @r#"
+        implementations:
+          disclose: disclose 1.2.0 (typescript), contract [2] (./disclose)
+          port-ts: port-ts 1.2.0 (typescript), contract [2] (./port-ts)
+          gone: no hello (./gone)
+        cells: pass; expected (failed or skipped as --expect says); FAIL; XPASS (passed, but --expect says otherwise); SKIP (skipped, not in --expect); ERRORED. Uppercase fails the run.
+
+        case        disclose  port-ts   gone
+        b/broken    ERRORED   ERRORED   ERRORED
+        a/fine      pass      XPASS     ERRORED
+        a/hint|cut  pass      FAIL      ERRORED
+        b/crash     pass      ERRORED   ERRORED
+        b/skip      pass      expected  ERRORED
+
+        failures:
+
+        ERRORED gone: could not start "./gone": No such file or directory (os error 2); none of its cases were run
+
+        ERRORED b/broken (corpora/b/broken.jsonl), on every implementation
+          corpora/b/broken.jsonl:2:1: op "render" needs a started run
+
+        XPASS a/fine on port-ts (corpora/a/fine.jsonl)
+          passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry
+
+        FAIL a/hint|cut on port-ts (corpora/a/hint|cut.jsonl)
+          line 4 (render): the transcript differs from "golden/a/hint|cut.txt"
+            --- golden
+            +++ replay
+            @@ -1,2 +1,2 @@
+             === 4 render 10
+            -- x: a␉b
+            +- x: a b·
+
+        ERRORED b/crash on port-ts (corpora/b/crash.jsonl)
+          it closed stdout without answering; it exited with status 1
+          stderr (last 2 lines):
+            | TypeError: undefined is not a function
+            |     at pack (index.ts:40)
+
+        FAIL stale expectation of port-ts: expect.jsonl:2: case "a/renamed" is not in the corpus; remove the entry
+
+        disclose: 4 passed, 0 failed, 1 errored
+        port-ts: 0 passed, 3 failed, 2 errored, 1 expected
+        gone: 0 passed, 0 failed, 5 errored
+        4 passed, 3 failed, 8 errored, 1 expected
+        "#);
+    }
+
+    #[test]
+    fn an_unstarted_implementation_for_a_step_summary() {
+        insta::assert_snapshot!(report_with_one_unstarted().markdown(), @r#"
+        ## disclose check --impl
+
+        **4 passed, 3 failed, 8 errored, 1 expected**
+
+        Partition `hash:2/3`.
+
+        | implementation | version | language | passed | failed | errored | skipped | expected |
+        |---|---|---|---:|---:|---:|---:|---:|
+        | disclose | 1.2.0 | typescript | 4 | 0 | 1 | 0 | 0 |
+        | port-ts | 1.2.0 | typescript | 0 | 3 | 2 | 0 | 1 |
+        | gone |  |  | 0 | 0 | 5 | 0 | 0 |
+
+        - **gone**: could not start "./gone": No such file or directory (os error 2); none of its cases were run
+
+        ### Cases not passing everywhere, worst first
+
+        | case | disclose | port-ts | gone |
+        |---|---|---|---|
+        | b/broken | ERRORED | ERRORED | ERRORED |
+        | a/fine | pass | XPASS | ERRORED |
+        | a/hint\|cut | pass | FAIL | ERRORED |
+        | b/crash | pass | ERRORED | ERRORED |
+        | b/skip | pass | expected | ERRORED |
+
+        0 of 5 cases pass (or are expected) on every implementation.
+
+        ### Stale expectations
+
+        - port-ts: expect.jsonl:2: a/renamed is not in the corpus
+        "#);
+    }
+
+    #[test]
+    fn an_unstarted_implementation_as_json() {
+        let text = serde_json::to_string_pretty(&report_with_one_unstarted().json()).unwrap();
+        insta::assert_snapshot!(text, @r#"
+        {
+          "cases": [
+            {
+              "case": "a/fine",
+              "path": "corpora/a/fine.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "gone": {
+                  "message": "could not start \"./gone\": No such file or directory (os error 2); none of its cases were run",
+                  "outcome": "not_run",
+                  "state": "errored"
+                },
+                "port-ts": {
+                  "expected": {
+                    "expect": "fail",
+                    "why": "was broken"
+                  },
+                  "outcome": "pass",
+                  "state": "unexpected_pass"
+                }
+              }
+            },
+            {
+              "case": "a/hint|cut",
+              "path": "corpora/a/hint|cut.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "gone": {
+                  "message": "could not start \"./gone\": No such file or directory (os error 2); none of its cases were run",
+                  "outcome": "not_run",
+                  "state": "errored"
+                },
+                "port-ts": {
+                  "diff": "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n === 4 render 10\n-- x: a␉b\n+- x: a b·\n",
+                  "line": 4,
+                  "message": "the transcript differs from \"golden/a/hint|cut.txt\"",
+                  "op": "render",
+                  "outcome": "fail",
+                  "state": "fail"
+                }
+              }
+            },
+            {
+              "case": "b/broken",
+              "path": "corpora/b/broken.jsonl",
+              "results": {
+                "disclose": {
+                  "message": "corpora/b/broken.jsonl:2:1: op \"render\" needs a started run",
+                  "outcome": "corpus_error",
+                  "state": "errored"
+                },
+                "gone": {
+                  "message": "could not start \"./gone\": No such file or directory (os error 2); none of its cases were run",
+                  "outcome": "not_run",
+                  "state": "errored"
+                },
+                "port-ts": {
+                  "message": "corpora/b/broken.jsonl:2:1: op \"render\" needs a started run",
+                  "outcome": "corpus_error",
+                  "state": "errored"
+                }
+              }
+            },
+            {
+              "case": "b/crash",
+              "path": "corpora/b/crash.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "gone": {
+                  "message": "could not start \"./gone\": No such file or directory (os error 2); none of its cases were run",
+                  "outcome": "not_run",
+                  "state": "errored"
+                },
+                "port-ts": {
+                  "message": "it closed stdout without answering; it exited with status 1",
+                  "offending": null,
+                  "offending_bytes": null,
+                  "outcome": "errored",
+                  "state": "errored",
+                  "stderr": [
+                    "TypeError: undefined is not a function",
+                    "    at pack (index.ts:40)"
+                  ]
+                }
+              }
+            },
+            {
+              "case": "b/skip",
+              "path": "corpora/b/skip.jsonl",
+              "results": {
+                "disclose": {
+                  "outcome": "pass",
+                  "state": "pass"
+                },
+                "gone": {
+                  "message": "could not start \"./gone\": No such file or directory (os error 2); none of its cases were run",
+                  "outcome": "not_run",
+                  "state": "errored"
+                },
+                "port-ts": {
+                  "expected": {
+                    "expect": "skip",
+                    "why": "no carried skills yet"
+                  },
+                  "message": "no carried skills yet",
+                  "outcome": "skipped",
+                  "state": "expected"
+                }
+              }
+            }
+          ],
+          "contract": 3,
+          "corpus": "corpora",
+          "format": 1,
+          "golden": "golden",
+          "implementations": [
+            {
+              "command": "./disclose",
+              "expect": "expect.jsonl",
+              "hello": {
+                "contract": [
+                  2
+                ],
+                "homepage": null,
+                "language": "typescript",
+                "name": "disclose",
+                "version": "1.2.0"
+              },
+              "id": "disclose",
+              "problem": null,
+              "restarts": 0,
+              "stale": [],
+              "totals": {
+                "errored": 1,
+                "expected": 0,
+                "failed": 0,
+                "passed": 4,
+                "skipped": 0
+              }
+            },
+            {
+              "command": "./port-ts",
+              "expect": "expect.jsonl",
+              "hello": {
+                "contract": [
+                  2
+                ],
+                "homepage": null,
+                "language": "typescript",
+                "name": "port-ts",
+                "version": "1.2.0"
+              },
+              "id": "port-ts",
+              "problem": null,
+              "restarts": 0,
+              "stale": [
+                {
+                  "case": "a/renamed",
+                  "expect": "fail",
+                  "line": 2,
+                  "why": "old name"
+                }
+              ],
+              "totals": {
+                "errored": 2,
+                "expected": 1,
+                "failed": 3,
+                "passed": 0,
+                "skipped": 0
+              }
+            },
+            {
+              "command": "./gone",
+              "expect": null,
+              "hello": null,
+              "id": "gone",
+              "problem": "could not start \"./gone\": No such file or directory (os error 2); none of its cases were run",
+              "restarts": 0,
+              "stale": [],
+              "totals": {
+                "errored": 5,
+                "expected": 0,
+                "failed": 0,
+                "passed": 0,
+                "skipped": 0
+              }
+            }
+          ],
+          "partition": "hash:2/3",
+          "report": "check --impl",
+          "totals": {
+            "errored": 8,
+            "expected": 1,
+            "failed": 3,
+            "passed": 4,
+            "skipped": 0
+          }
+        }
+        "#);
+    }
+
+    #[test]
+    fn an_unstarted_implementation_as_junit() {
+        insta::assert_snapshot!(report_with_one_unstarted().junit().unwrap(), @r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="disclose check --impl" tests="16" skipped="1" failures="3" errors="8">
+            <testsuite name="disclose" tests="5" skipped="0" errors="1" failures="0">
+                <testcase name="a/fine" classname="disclose"/>
+                <testcase name="a/hint|cut" classname="disclose"/>
+                <testcase name="b/broken" classname="disclose">
+                    <error message="corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run" type="errored">  corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run
+        </error>
+                </testcase>
+                <testcase name="b/crash" classname="disclose"/>
+                <testcase name="b/skip" classname="disclose"/>
+            </testsuite>
+            <testsuite name="port-ts" tests="6" skipped="1" errors="2" failures="3">
+                <testcase name="a/fine" classname="port-ts">
+                    <failure message="passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry" type="unexpected_pass">  passed, but expect.jsonl:3 expects it to fail: was broken; remove the entry
+        </failure>
+                </testcase>
+                <testcase name="a/hint|cut" classname="port-ts">
+                    <failure message="line 4 (render): the transcript differs from &quot;golden/a/hint|cut.txt&quot;" type="fail">  line 4 (render): the transcript differs from &quot;golden/a/hint|cut.txt&quot;
+            --- golden
+            +++ replay
+            @@ -1,2 +1,2 @@
+             === 4 render 10
+            -- x: a␉b
+            +- x: a b·
+        </failure>
+                </testcase>
+                <testcase name="b/broken" classname="port-ts">
+                    <error message="corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run" type="errored">  corpora/b/broken.jsonl:2:1: op &quot;render&quot; needs a started run
+        </error>
+                </testcase>
+                <testcase name="b/crash" classname="port-ts">
+                    <error message="it closed stdout without answering; it exited with status 1" type="errored">  it closed stdout without answering; it exited with status 1
+          stderr (last 2 lines):
+            | TypeError: undefined is not a function
+            |     at pack (index.ts:40)
+        </error>
+                </testcase>
+                <testcase name="b/skip" classname="port-ts">
+                    <skipped message="skipped: no carried skills yet"/>
+                </testcase>
+                <testcase name="stale expectation a/renamed" classname="port-ts">
+                    <failure message="expect.jsonl:2: case &quot;a/renamed&quot; is not in the corpus" type="stale_expectation"/>
+                </testcase>
+            </testsuite>
+            <testsuite name="gone" tests="5" skipped="0" errors="5" failures="0">
+                <testcase name="a/fine" classname="gone">
+                    <error message="could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run" type="errored">could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run</error>
+                </testcase>
+                <testcase name="a/hint|cut" classname="gone">
+                    <error message="could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run" type="errored">could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run</error>
+                </testcase>
+                <testcase name="b/broken" classname="gone">
+                    <error message="could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run" type="errored">could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run</error>
+                </testcase>
+                <testcase name="b/crash" classname="gone">
+                    <error message="could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run" type="errored">could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run</error>
+                </testcase>
+                <testcase name="b/skip" classname="gone">
+                    <error message="could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run" type="errored">could not start &quot;./gone&quot;: No such file or directory (os error 2); none of its cases were run</error>
+                </testcase>
+            </testsuite>
+        </testsuites>
+        "#);
+    }
+
+    #[test]
+    fn a_passing_matrix_for_a_step_summary() {
+        let mut report = report();
+        report.runs.truncate(1);
+        report.runs[0].outcomes = vec![Outcome::Pass; report.cases.len()];
+        insta::assert_snapshot!(report.markdown(), @r#"
+        ## disclose check --impl
+
+        **5 passed, 0 failed**
+
+        | implementation | version | language | passed | failed | errored | skipped | expected |
+        |---|---|---|---:|---:|---:|---:|---:|
+        | disclose | 1.2.0 | typescript | 5 | 0 | 0 | 0 | 0 |
+
+        5 of 5 cases pass (or are expected) on every implementation.
+        "#);
+        insta::assert_snapshot!(report.human(Paint::Plain), @r#"
+        implementations:
+          disclose: disclose 1.2.0 (typescript), contract [2] (./disclose)
+        cells: pass; expected (failed or skipped as --expect says); FAIL; XPASS (passed, but --expect says otherwise); SKIP (skipped, not in --expect); ERRORED. Uppercase fails the run.
+
+        case        disclose
+        a/fine      pass
+        a/hint|cut  pass
+        b/broken    pass
+        b/crash     pass
+        b/skip      pass
+
+        disclose: 5 passed, 0 failed
+        5 passed, 0 failed
+        "#);
+    }
 }
