@@ -20,18 +20,18 @@ use disclose_replay::{golden, transcript};
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
+use super::conformance::runner::{self, MatrixConfig};
 use super::corpus::{self, Corpus, Loaded, SessionFile};
 use super::files::{self, FileError, GoldenTree, walk_error_text};
+use super::format::{json, write_file};
 use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
-use partition::Partition;
 use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
 
-// Declared here rather than in `cli/mod.rs`, which this command does not
-// own; they are `check`'s alone.
-mod conformance;
 mod partition;
 mod report;
+
+pub use partition::Partition;
 
 /// The vocabulary golden's name under the golden directory (SPEC §9).
 const VOCABULARY: &str = "vocabulary";
@@ -40,7 +40,7 @@ const DEFAULT_CORPUS: &str = "corpora";
 const PROGRESS_OVER: usize = 300;
 const DEFAULT_GOLDEN: &str = "golden";
 /// How a person blesses; printed with every blessable failure.
-const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
+pub const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
 
 /// `disclose check`.
 #[derive(Debug, clap::Args)]
@@ -180,7 +180,7 @@ fn partition(args: &CheckArgs) -> Result<Option<Partition>> {
 pub fn run(args: &CheckArgs) -> Result<Exit> {
     if !args.impls.is_empty() {
         let partition = partition(args)?;
-        return conformance::run(&conformance::Request {
+        return runner::run(&MatrixConfig {
             dir: &args.dir,
             golden: &args.golden,
             commands: &args.impls,
@@ -277,8 +277,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
 /// first that cannot be written is an I/O error (exit 2).
 fn write_reports(args: &CheckArgs, report: &Report) -> Result<()> {
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report.json())?;
-        write_file(path, format!("{text}\n").as_bytes())?;
+        write_file(path, json::pretty(&report.json()).as_bytes())?;
     }
     if let Some(path) = &args.junit {
         let xml = report
@@ -290,15 +289,6 @@ fn write_reports(args: &CheckArgs, report: &Report) -> Result<()> {
         write_file(path, report.summary().as_bytes())?;
     }
     Ok(())
-}
-
-/// Writes `bytes` to `path`, creating its parent directories.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("failed to create \"{}\"", parent.display()))?;
-    }
-    std::fs::write(path, bytes).with_context(|| format!("failed to write \"{}\"", path.display()))
 }
 
 /// One session: read, replay once, compare (or bless), check invariants.

@@ -13,7 +13,7 @@ use disclose::DORMANT_INDEX_CEILING;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{Value, json};
 
-use crate::cli::markdown::cell;
+use crate::cli::format::markdown::cell;
 use crate::cli::term::Paint;
 
 /// The sessions with the least index headroom listed by `--summary`.

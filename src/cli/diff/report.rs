@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::cli::markdown::{cell, html};
+use crate::cli::format::markdown::{cell, html};
 
 use super::session::{Change, Divergence, Sizes, TranscriptChange};
 use super::{Entry, Status};
