@@ -3,11 +3,11 @@
 
 pub mod args;
 pub mod check;
+mod check_report_diff;
 mod conformance;
 mod corpus;
 mod cost;
 mod diff;
-mod diff_report;
 mod files;
 mod format;
 mod fuzz;
@@ -50,7 +50,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Recall(args) => recall::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Serve => conformance::serve::run(),
-        Command::DiffReport(args) => diff_report::run(&args),
+        Command::DiffReport(args) => check_report_diff::run(&args),
         Command::Vocab => {
             emit(&disclose::vocabulary_text())?;
             Ok(Exit::Pass)

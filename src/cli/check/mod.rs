@@ -26,7 +26,7 @@ use super::files::{self, FileError, GoldenTree, walk_error_text};
 use super::format::{json, write_file};
 use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
-use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
+use report::{Case, CaseFailure, CaseKind, CaseStatus, CheckReport, FailureKind, RenderCost};
 
 mod partition;
 mod report;
@@ -244,7 +244,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         cases.push(vocabulary_case(&config));
     }
 
-    let report = Report {
+    let report = CheckReport {
         cases,
         deleted,
         kept: strays.kept,
@@ -254,7 +254,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         partition: config.partition.map(|p| p.to_string()),
     };
     emit(&report.human(Paint::detect()))?;
-    let io_failures: Vec<&Failure> = report
+    let io_failures: Vec<&CaseFailure> = report
         .cases
         .iter()
         .flat_map(|c| &c.failures)
@@ -266,7 +266,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
     write_reports(args, &report)?;
     Ok(if !io_failures.is_empty() {
         Exit::Usage
-    } else if report.cases.iter().all(|c| c.status() == Status::Pass) {
+    } else if report.cases.iter().all(|c| c.status() == CaseStatus::Pass) {
         Exit::Pass
     } else {
         Exit::Fail
@@ -275,7 +275,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
 
 /// Writes the requested report files, after the human report is out; the
 /// first that cannot be written is an I/O error (exit 2).
-fn write_reports(args: &CheckArgs, report: &Report) -> Result<()> {
+fn write_reports(args: &CheckArgs, report: &CheckReport) -> Result<()> {
     if let Some(path) = &args.json {
         write_file(path, json::pretty(&report.json()).as_bytes())?;
     }
@@ -303,7 +303,7 @@ fn check_session(config: &Config, file: &SessionFile) -> Case {
     let session = match corpus::load(&file.path) {
         Ok(Loaded::Session(session)) => session,
         Ok(Loaded::Malformed(malformed)) => {
-            case.failures.push(Failure {
+            case.failures.push(CaseFailure {
                 kind: FailureKind::Malformed,
                 line: Some(malformed.error.line),
                 op: None,
@@ -330,7 +330,7 @@ fn check_session(config: &Config, file: &SessionFile) -> Case {
     let replayed = match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
         Ok(replayed) => replayed,
         Err(too_large) => {
-            case.failures.push(Failure {
+            case.failures.push(CaseFailure {
                 kind: FailureKind::Limit,
                 line: Some(too_large.line),
                 op: Some(too_large.op.to_string()),
@@ -382,7 +382,7 @@ fn compare_golden(config: &Config, case: &mut Case, golden_rel: &str, actual: &[
         ),
         None => format!("the transcript differs from \"{}\"", golden_path.display()),
     };
-    case.failures.push(Failure {
+    case.failures.push(CaseFailure {
         kind: FailureKind::Mismatch,
         line: mismatch.block.as_ref().map(|b| b.line),
         op: mismatch.block.map(|b| b.op),
@@ -413,7 +413,7 @@ fn invariant_failures(
             .iter()
             .find(|s| s.line == breach.line)
             .map(|s| s.op.to_string());
-        case.failures.push(Failure {
+        case.failures.push(CaseFailure {
             kind: FailureKind::Invariant(breach.invariant),
             line: (breach.line > 0).then_some(breach.line),
             op,
@@ -532,7 +532,7 @@ fn vocabulary_case(config: &Config) -> Case {
         Goldens::Compare => match config.tree.read(&rel) {
             Ok(expected) => {
                 if let Some(mismatch) = golden::compare_bytes(&expected, actual.as_bytes()) {
-                    case.failures.push(Failure {
+                    case.failures.push(CaseFailure {
                         kind: FailureKind::Mismatch,
                         line: None,
                         op: None,
@@ -548,8 +548,8 @@ fn vocabulary_case(config: &Config) -> Case {
     case
 }
 
-fn failure(kind: FailureKind, message: String) -> Failure {
-    Failure {
+fn failure(kind: FailureKind, message: String) -> CaseFailure {
+    CaseFailure {
         kind,
         line: None,
         op: None,
@@ -558,7 +558,7 @@ fn failure(kind: FailureKind, message: String) -> Failure {
     }
 }
 
-fn no_golden(config: &Config, path: &Path) -> Failure {
+fn no_golden(config: &Config, path: &Path) -> CaseFailure {
     failure(
         FailureKind::NoGolden,
         format!(
@@ -569,12 +569,12 @@ fn no_golden(config: &Config, path: &Path) -> Failure {
     )
 }
 
-fn io_failure(error: &anyhow::Error) -> Failure {
+fn io_failure(error: &anyhow::Error) -> CaseFailure {
     failure(FailureKind::Io, format!("{error:#}"))
 }
 
 /// `failed to <doing> "<path>": <why>`.
-fn file_failure(doing: &str, path: &Path, error: &FileError) -> Failure {
+fn file_failure(doing: &str, path: &Path, error: &FileError) -> CaseFailure {
     failure(
         FailureKind::Io,
         format!("failed to {doing} \"{}\": {error}", path.display()),

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::corpus::{self, Loaded, Malformed};
+use super::format::json;
 use super::{Exit, emit};
 use model::{SessionCost, Strategy};
 
@@ -80,7 +81,7 @@ pub fn run(args: &CostArgs) -> Result<Exit> {
         malformed += 1;
     }
     if args.json {
-        emit(&format!("{:#}\n", report_json(&outcomes)))?;
+        emit(&json::pretty(&report_json(&outcomes)))?;
     } else {
         emit(&report_text(&outcomes))?;
     }

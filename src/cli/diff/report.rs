@@ -8,10 +8,11 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::cli::format::markdown::{cell, html};
+use crate::cli::format::json::pretty;
+use crate::cli::format::markdown::{Align, Table, cell, html};
 
-use super::session::{Change, Divergence, Sizes, TranscriptChange};
-use super::{Entry, Status};
+use super::session::{Change, FirstDivergence, Sizes, TranscriptChange};
+use super::{DiffEntry, DiffStatus};
 
 const CACHE_MISS: &str = "a prompt-cache miss for every run like it";
 const APPROVAL_VOID: &str = "an approval bound to the old digest no longer applies";
@@ -25,7 +26,7 @@ struct Counts {
     prefix_changed: usize,
 }
 
-fn counts(entries: &[Entry]) -> Counts {
+fn counts(entries: &[DiffEntry]) -> Counts {
     let mut c = Counts {
         changed: 0,
         added: 0,
@@ -36,11 +37,11 @@ fn counts(entries: &[Entry]) -> Counts {
     };
     for entry in entries {
         match &entry.status {
-            Status::Unchanged => c.unchanged += 1,
-            Status::Added => c.added += 1,
-            Status::Removed => c.removed += 1,
-            Status::Unpaired { .. } => c.unpaired += 1,
-            Status::Changed(change) => {
+            DiffStatus::Unchanged => c.unchanged += 1,
+            DiffStatus::Added => c.added += 1,
+            DiffStatus::Removed => c.removed += 1,
+            DiffStatus::Unpaired { .. } => c.unpaired += 1,
+            DiffStatus::Changed(change) => {
                 c.changed += 1;
                 if matches!(&**change, Change::Transcript(t) if t.prefix_changed) {
                     c.prefix_changed += 1;
@@ -90,7 +91,7 @@ fn sizes(s: &Sizes) -> String {
     }
 }
 
-fn where_(divergence: &Divergence) -> String {
+fn where_(divergence: &FirstDivergence) -> String {
     let side = |s: &Option<(usize, String)>| match s {
         Some((line, op)) => format!("line {line} {op}"),
         None => "no block".to_string(),
@@ -152,22 +153,22 @@ fn indent(out: &mut String, text: &str, by: &str) {
 }
 
 /// The human report.
-pub fn human(entries: &[Entry]) -> String {
+pub fn human(entries: &[DiffEntry]) -> String {
     let mut out = String::new();
     for entry in entries {
         let name = &entry.name;
         match &entry.status {
-            Status::Unchanged => {}
-            Status::Added => {
+            DiffStatus::Unchanged => {}
+            DiffStatus::Added => {
                 let _ = writeln!(out, "added      {name}");
             }
-            Status::Removed => {
+            DiffStatus::Removed => {
                 let _ = writeln!(out, "removed    {name}");
             }
-            Status::Unpaired { side } => {
+            DiffStatus::Unpaired { side } => {
                 let _ = writeln!(out, "ignored    {name} (not a transcript; only in {side})");
             }
-            Status::Changed(change) => match &**change {
+            DiffStatus::Changed(change) => match &**change {
                 Change::Text { diff } => {
                     let _ = writeln!(out, "changed    {name} (not a transcript)");
                     indent(&mut out, diff, "    ");
@@ -225,18 +226,18 @@ fn side_json(side: &Option<(usize, String)>) -> Value {
     }
 }
 
-fn entry_json(entry: &Entry) -> Value {
+fn entry_json(entry: &DiffEntry) -> Value {
     let status = |s: &str| json!({"session": entry.name, "status": s});
     match &entry.status {
-        Status::Unchanged => status("unchanged"),
-        Status::Added => status("added"),
-        Status::Removed => status("removed"),
-        Status::Unpaired { side } => json!({
+        DiffStatus::Unchanged => status("unchanged"),
+        DiffStatus::Added => status("added"),
+        DiffStatus::Removed => status("removed"),
+        DiffStatus::Unpaired { side } => json!({
             "session": entry.name,
             "status": "ignored",
             "only_in": side,
         }),
-        Status::Changed(change) => match &**change {
+        DiffStatus::Changed(change) => match &**change {
             Change::Text { diff } => json!({
                 "session": entry.name,
                 "status": "changed",
@@ -275,7 +276,7 @@ fn entry_json(entry: &Entry) -> Value {
 }
 
 /// The JSON report.
-pub fn json(old: &Path, new: &Path, entries: &[Entry]) -> String {
+pub fn json(old: &Path, new: &Path, entries: &[DiffEntry]) -> String {
     let c = counts(entries);
     let report = json!({
         "old": old.display().to_string(),
@@ -290,7 +291,7 @@ pub fn json(old: &Path, new: &Path, entries: &[Entry]) -> String {
         },
         "sessions": entries.iter().map(entry_json).collect::<Vec<_>>(),
     });
-    format!("{report:#}\n")
+    pretty(&report)
 }
 
 fn longest_run(text: &str, c: char) -> usize {
@@ -303,58 +304,79 @@ fn longest_run(text: &str, c: char) -> usize {
 }
 
 /// The Markdown report, for a pull-request comment.
-pub fn markdown(entries: &[Entry]) -> String {
+pub fn markdown(entries: &[DiffEntry]) -> String {
     let c = counts(entries);
     let mut out = String::from("### disclose diff\n\n");
     let _ = writeln!(out, "**{}**\n", summary(&c));
-    let listed: Vec<&Entry> = entries
+    let listed: Vec<&DiffEntry> = entries
         .iter()
-        .filter(|e| !matches!(e.status, Status::Unchanged | Status::Unpaired { .. }))
+        .filter(|e| {
+            !matches!(
+                e.status,
+                DiffStatus::Unchanged | DiffStatus::Unpaired { .. }
+            )
+        })
         .collect();
     if listed.is_empty() {
         return out;
     }
-    out.push_str("| session | status | prefix | render | tool_defs | index headroom | refusals | digests changed |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|\n");
+    let mut table = Table::new(
+        &mut out,
+        &[
+            "session",
+            "status",
+            "prefix",
+            "render",
+            "tool_defs",
+            "index headroom",
+            "refusals",
+            "digests changed",
+        ]
+        .map(|name| (name, Align::Left)),
+    );
     for entry in &listed {
         let name = cell(&entry.name);
-        let row = match &entry.status {
-            Status::Unchanged | Status::Unpaired { .. } => continue,
-            Status::Added => format!("| {name} | added | | | | | | |"),
-            Status::Removed => format!("| {name} | removed | | | | | | |"),
-            Status::Changed(change) => match &**change {
+        match &entry.status {
+            DiffStatus::Unchanged | DiffStatus::Unpaired { .. } => continue,
+            DiffStatus::Added => table.row_then_empty(&[name, "added".into()]),
+            DiffStatus::Removed => table.row_then_empty(&[name, "removed".into()]),
+            DiffStatus::Changed(change) => match &**change {
                 Change::Text { .. } => {
-                    format!("| {name} | changed (not a transcript) | | | | | | |")
+                    table.row_then_empty(&[name, "changed (not a transcript)".into()]);
                 }
-                Change::Undecodable { side, error } => format!(
-                    "| {name} | changed: the {side} transcript does not decode ({}) | | | | | | |",
-                    cell(error)
-                ),
-                Change::Transcript(t) => format!(
-                    "| {name} | changed | {} | {} | {} | {} | {} | {} |",
+                Change::Undecodable { side, error } => table.row_then_empty(&[
+                    name,
+                    format!(
+                        "changed: the {side} transcript does not decode ({})",
+                        cell(error)
+                    ),
+                ]),
+                Change::Transcript(t) => table.row(&[
+                    name,
+                    "changed".into(),
                     if t.prefix_changed {
                         "**changed: cache miss**"
                     } else {
                         "unchanged"
-                    },
+                    }
+                    .into(),
                     sizes(&t.render),
                     sizes(&t.tool_defs),
                     sizes(&t.headroom),
                     cell(&refusals_line(t)),
                     cell(&digests_line(t)),
-                ),
+                ]),
             },
-        };
-        let _ = writeln!(out, "{row}");
+        }
     }
     let changed_digests = listed.iter().any(|e| {
-        matches!(&e.status, Status::Changed(c) if matches!(&**c, Change::Transcript(t) if !t.digests.is_empty()))
+        matches!(&e.status, DiffStatus::Changed(c) if matches!(&**c, Change::Transcript(t) if !t.digests.is_empty()))
     });
     if changed_digests {
         let _ = writeln!(out, "\nA changed digest means {APPROVAL_VOID}.");
     }
     for entry in &listed {
-        let Status::Changed(change) = &entry.status else {
+        let DiffStatus::Changed(change) = &entry.status else {
             continue;
         };
         let (title, body) = match &**change {
@@ -383,8 +405,8 @@ mod tests {
 
     use crate::cli::diff::session::{DigestChange, RefusalCount};
 
-    fn entry(name: &str, status: Status) -> Entry {
-        Entry {
+    fn entry(name: &str, status: DiffStatus) -> DiffEntry {
+        DiffEntry {
             name: name.into(),
             status,
         }
@@ -392,9 +414,9 @@ mod tests {
 
     /// One entry of every status and every kind of change: what the three
     /// reports are pinned on, byte for byte.
-    fn every_status() -> Vec<Entry> {
+    fn every_status() -> Vec<DiffEntry> {
         let prefix = TranscriptChange {
-            divergence: Some(Divergence {
+            divergence: Some(FirstDivergence {
                 old: Some((4, "render".into())),
                 new: Some((4, "render".into())),
                 diff: unified(
@@ -459,7 +481,7 @@ mod tests {
             digests: Vec::new(),
         };
         let moved = TranscriptChange {
-            divergence: Some(Divergence {
+            divergence: Some(FirstDivergence {
                 old: Some((5, "call".into())),
                 new: None,
                 diff: "-refused\n".into(),
@@ -467,31 +489,31 @@ mod tests {
             ..framing.clone()
         };
         vec![
-            entry("a/same.txt", Status::Unchanged),
-            entry("a/new.txt", Status::Added),
-            entry("a/old.txt", Status::Removed),
-            entry("a/notes.txt", Status::Unpaired { side: "OLD" }),
+            entry("a/same.txt", DiffStatus::Unchanged),
+            entry("a/new.txt", DiffStatus::Added),
+            entry("a/old.txt", DiffStatus::Removed),
+            entry("a/notes.txt", DiffStatus::Unpaired { side: "OLD" }),
             entry(
                 "b/prefix|cut.txt",
-                Status::Changed(Box::new(Change::Transcript(prefix))),
+                DiffStatus::Changed(Box::new(Change::Transcript(prefix))),
             ),
             entry(
                 "b/framing.txt",
-                Status::Changed(Box::new(Change::Transcript(framing))),
+                DiffStatus::Changed(Box::new(Change::Transcript(framing))),
             ),
             entry(
                 "b/moved.txt",
-                Status::Changed(Box::new(Change::Transcript(moved))),
+                DiffStatus::Changed(Box::new(Change::Transcript(moved))),
             ),
             entry(
                 "vocabulary.txt",
-                Status::Changed(Box::new(Change::Text {
+                DiffStatus::Changed(Box::new(Change::Text {
                     diff: unified(b"E_A\n", b"E_B\n", "old", "new"),
                 })),
             ),
             entry(
                 "c/<broken>.txt",
-                Status::Changed(Box::new(Change::Undecodable {
+                DiffStatus::Changed(Box::new(Change::Undecodable {
                     side: "new",
                     error: "byte 22: a block header does not start with \"=== \"".into(),
                 })),
@@ -750,7 +772,7 @@ mod tests {
 
     #[test]
     fn nothing_changed_as_markdown_and_for_a_person() {
-        let same = vec![entry("a.txt", Status::Unchanged)];
+        let same = vec![entry("a.txt", DiffStatus::Unchanged)];
         insta::assert_snapshot!(markdown(&same), @r#"
         ### disclose diff
 
