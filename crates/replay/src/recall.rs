@@ -1,4 +1,4 @@
-//! Findability as a metric (SPEC §14, contract 2): how often `describe` puts
+//! Findability as a metric (SPEC §14.3): how often `describe` puts
 //! an expected capability among its hits, over a file of tasks.
 //!
 //! A task file is JSON Lines, one task per line:

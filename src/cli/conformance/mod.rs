@@ -3,7 +3,7 @@
 //!
 //! - [`protocol`]: the messages and their JSON Schemas
 //!   (`docs/protocol.md`, `docs/protocol/`), read and written here only;
-//! - [`serve`]: `disclose serve`, this crate's library behind the protocol,
+//! - [`serve`]: `disclose serve`, the `disclose` library behind the protocol,
 //!   the reference implementation;
 //! - [`runner`]: `disclose check --impl`, which prepares each case, drives
 //!   each implementation's process, and judges each answer against its

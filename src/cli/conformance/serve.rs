@@ -1,4 +1,4 @@
-//! `disclose serve`: this crate's library behind the conformance protocol
+//! `disclose serve`: the `disclose` library behind the conformance protocol
 //! (`docs/protocol.md`) on stdin and stdout, the reference implementation
 //! that `disclose check --impl "disclose serve"` runs the corpus through.
 //!
@@ -7,9 +7,10 @@
 //! handed to the same parser and replay as `disclose replay`, so serve can
 //! only differ from the in-process check in how it is framed, never in what
 //! it answers. The ops are parsed once, by the session parser: the message
-//! is read with each op kept as raw text (`protocol::read_harness_message`). It writes
-//! nothing to stderr unless the harness breaks the protocol, which ends it
-//! with exit 2.
+//! is read with each op kept as raw text
+//! ([`protocol::read_harness_message`]). It writes nothing to stderr unless
+//! the harness breaks the protocol, which ends it with exit 2. It judges
+//! nothing: whether its answers match the goldens is the runner's to say.
 
 use std::io::{BufRead as _, Write as _};
 

@@ -1,10 +1,10 @@
 //! `disclose recall CATALOG QUERIES [CATALOG QUERIES]...`: how often
-//! `describe` puts an expected tool among its hits (SPEC §14, contract 2),
+//! `describe` puts an expected tool among its hits (SPEC §14.3),
 //! as a figure CI can gate on.
 //!
 //! This module owns the files and the exit status: it builds each run from
 //! a catalog session (its declarations and `start`; every other op is
-//! ignored), reads each task file, and hands both to the library's
+//! ignored), reads each task file, and hands both to `disclose-replay`'s
 //! [`disclose_replay::recall`], which does the measuring. Every bad input is
 //! reported on stderr (`path:line:column: message` where it has a line)
 //! and the rest is still measured and reported; then the exit is 2. The

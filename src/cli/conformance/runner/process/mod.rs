@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::cli::conformance::protocol::{self, HelloReply, MessageKind};
-use streams::{LINE_MAX, Line, collect_stderr, read_lines};
+use streams::{LINE_MAX, ReaderEvent, collect_stderr, read_lines};
 pub use trouble::{KEPT_MAX, Offending, Trouble, kept};
 
 /// How long after the process exited a line it wrote before is still
@@ -63,13 +63,13 @@ pub struct Settings {
 /// A running implementation.
 pub struct Process {
     child: Child,
-    /// Whether [`Line::Exited`] was seen.
+    /// Whether [`ReaderEvent::Exited`] was seen.
     exited: bool,
     /// Whether the child's group was killed and the child reaped.
     reaped: bool,
     to: Option<Sender<Vec<u8>>>,
     /// Each line with the moment the reader got it.
-    from: Receiver<(Line, Instant)>,
+    from: Receiver<(ReaderEvent, Instant)>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_done: Receiver<()>,
 }
@@ -124,7 +124,7 @@ impl Process {
         let pid = child.id();
         std::thread::spawn(move || {
             if group::exited(pid) {
-                let _ = exit_tx.send((Line::Exited, Instant::now()));
+                let _ = exit_tx.send((ReaderEvent::Exited, Instant::now()));
             }
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -212,7 +212,7 @@ impl Process {
                 None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             return match received {
-                Ok((Line::Exited, _)) => {
+                Ok((ReaderEvent::Exited, _)) => {
                     self.exited = true;
                     after_exit = Some(Instant::now() + AFTER_EXIT);
                     continue;
@@ -220,19 +220,19 @@ impl Process {
                 Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
                     Err(self.trouble(late(), None))
                 }
-                Ok((Line::Text(raw), _)) => match disclose_replay::json::parse_slice(&raw) {
+                Ok((ReaderEvent::Text(raw), _)) => match disclose_replay::json::parse_slice(&raw) {
                     Ok(value) => Ok(Message { value, raw }),
                     Err(e) => Err(self.trouble(
                         format!("it wrote a line that is not JSON ({e})"),
                         Some(Offending::of(&raw)),
                     )),
                 },
-                Ok((Line::TooLong(start), _)) => Err(self.trouble(
+                Ok((ReaderEvent::TooLong(start), _)) => Err(self.trouble(
                     format!("it wrote a line longer than {LINE_MAX} bytes"),
                     Some(start),
                 )),
-                Ok((Line::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
-                Ok((Line::End, _)) | Err(RecvTimeoutError::Disconnected) => {
+                Ok((ReaderEvent::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
+                Ok((ReaderEvent::End, _)) | Err(RecvTimeoutError::Disconnected) => {
                     Err(self.died("it closed stdout without answering"))
                 }
                 Err(RecvTimeoutError::Timeout) if self.exited && deadline.is_none_or(|d| Instant::now() < d) => {
@@ -324,7 +324,7 @@ impl Process {
                 None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             match received {
-                Ok((Line::Exited, _)) => self.exited = true,
+                Ok((ReaderEvent::Exited, _)) => self.exited = true,
                 Ok(_) => {}
                 // Timed out, or the watcher could not wait.
                 Err(_) => return false,

@@ -20,7 +20,7 @@ const STDERR_LINE_MAX: usize = 1000;
 pub const LINE_MAX: usize = 256 * 1024 * 1024;
 
 /// What the reader and the exit watcher tell [`super::Process::receive`].
-pub(super) enum Line {
+pub(super) enum ReaderEvent {
     /// A line, without its `\n`.
     Text(Vec<u8>),
     /// A line longer than [`LINE_MAX`]: its first bytes.
@@ -34,14 +34,17 @@ pub(super) enum Line {
     Exited,
 }
 
-pub(super) fn read_lines(stdout: ChildStdout, lines: &Sender<(Line, Instant)>) {
+pub(super) fn read_lines(stdout: ChildStdout, lines: &Sender<(ReaderEvent, Instant)>) {
     let mut reader = BufReader::new(stdout);
     loop {
         let line = match next_line(&mut reader, LINE_MAX) {
             Ok(line) => line,
-            Err(e) => Line::Failed(e.to_string()),
+            Err(e) => ReaderEvent::Failed(e.to_string()),
         };
-        let last = matches!(line, Line::End | Line::TooLong(_) | Line::Failed(_));
+        let last = matches!(
+            line,
+            ReaderEvent::End | ReaderEvent::TooLong(_) | ReaderEvent::Failed(_)
+        );
         if lines.send((line, Instant::now())).is_err() || last {
             return;
         }
@@ -49,18 +52,18 @@ pub(super) fn read_lines(stdout: ChildStdout, lines: &Sender<(Line, Instant)>) {
 }
 
 /// The next line of `reader`, without its `\n` (the last one may lack
-/// it); [`Line::TooLong`] as soon as it holds more than `max` bytes, so it
+/// it); [`ReaderEvent::TooLong`] as soon as it holds more than `max` bytes, so it
 /// never takes more than `max` bytes of memory (a doubling `Vec` would
 /// take twice that for the byte past the limit).
-fn next_line(reader: &mut impl BufRead, max: usize) -> std::io::Result<Line> {
+fn next_line(reader: &mut impl BufRead, max: usize) -> std::io::Result<ReaderEvent> {
     let mut line = Vec::new();
     loop {
         let buf = reader.fill_buf()?;
         if buf.is_empty() {
             return Ok(if line.is_empty() {
-                Line::End
+                ReaderEvent::End
             } else {
-                Line::Text(line)
+                ReaderEvent::Text(line)
             });
         }
         let (take, ended) = match memchr::memchr(b'\n', buf) {
@@ -73,12 +76,12 @@ fn next_line(reader: &mut impl BufRead, max: usize) -> std::io::Result<Line> {
             let more = KEPT_MAX.saturating_sub(start.head.len()).min(take);
             start.head.extend_from_slice(&buf[..more]);
             start.len += take;
-            return Ok(Line::TooLong(start));
+            return Ok(ReaderEvent::TooLong(start));
         }
         line.extend_from_slice(&buf[..take]);
         reader.consume(take + usize::from(ended));
         if ended {
-            return Ok(Line::Text(line));
+            return Ok(ReaderEvent::Text(line));
         }
     }
 }
@@ -135,8 +138,8 @@ mod tests {
         let mut out = Vec::new();
         loop {
             match next_line(&mut reader, max).expect("a slice reads") {
-                Line::Text(line) => out.push(String::from_utf8_lossy(&line).into_owned()),
-                Line::TooLong(start) => {
+                ReaderEvent::Text(line) => out.push(String::from_utf8_lossy(&line).into_owned()),
+                ReaderEvent::TooLong(start) => {
                     out.push(format!(
                         "too long: {} of {}",
                         String::from_utf8_lossy(&start.head),
@@ -144,9 +147,9 @@ mod tests {
                     ));
                     return out;
                 }
-                Line::End => return out,
-                Line::Failed(why) => panic!("{why}"),
-                Line::Exited => panic!("no process here"),
+                ReaderEvent::End => return out,
+                ReaderEvent::Failed(why) => panic!("{why}"),
+                ReaderEvent::Exited => panic!("no process here"),
             }
         }
     }
