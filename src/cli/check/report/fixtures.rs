@@ -43,16 +43,6 @@ pub fn breached() -> Case {
     case
 }
 
-fn failure(kind: FailureKind, message: String) -> CaseFailure {
-    CaseFailure {
-        kind,
-        line: None,
-        op: None,
-        message,
-        diff: None,
-    }
-}
-
 /// One case of every kind, every failure kind once, a blessed golden,
 /// a deleted orphan, a kept non-golden and a partition: what every
 /// format of the report is pinned on, byte for byte.
@@ -101,22 +91,22 @@ pub fn every_kind() -> CheckReport {
         diff: None,
     });
     let mut reserved = Case::new(CaseKind::Session, "vocabulary", "corpora/vocabulary.jsonl");
-    reserved.failures.push(failure(
+    reserved.failures.push(CaseFailure::about_the_case(
         FailureKind::ReservedName,
         "its golden would be \"golden/vocabulary.txt\"".into(),
     ));
     let mut unblessed = Case::new(CaseKind::Session, "c/new", "corpora/c/new.jsonl");
-    unblessed.failures.push(failure(
+    unblessed.failures.push(CaseFailure::about_the_case(
         FailureKind::NoGolden,
         "no golden \"golden/c/new.txt\"; bless it with `BLESS`".into(),
     ));
     let mut orphan = Case::new(CaseKind::Orphan, "c/gone", "golden/c/gone.txt");
-    orphan.failures.push(failure(
+    orphan.failures.push(CaseFailure::about_the_case(
         FailureKind::Orphan,
         "no session \"corpora/c/gone.jsonl\" has this golden; blessing deletes it".into(),
     ));
     let mut entry = Case::new(CaseKind::Entry, "c/loop", "corpora/c/loop");
-    entry.failures.push(failure(
+    entry.failures.push(CaseFailure::about_the_case(
         FailureKind::Io,
         "\"corpora/c/loop\": a link loop".into(),
     ));

@@ -131,6 +131,19 @@ pub struct CaseFailure {
     pub diff: Option<String>,
 }
 
+impl CaseFailure {
+    /// A failure of the whole case: about no one op, without a diff.
+    pub fn about_the_case(kind: FailureKind, message: String) -> CaseFailure {
+        CaseFailure {
+            kind,
+            line: None,
+            op: None,
+            message,
+            diff: None,
+        }
+    }
+}
+
 /// One render's dormant index: its bytes and what is left under the ceiling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderCost {
