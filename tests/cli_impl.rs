@@ -780,6 +780,213 @@ fn a_matrix_of_two_and_its_reports() {
         "{md}"
     );
     assert!(md.contains("| case | disclose | adapter |\n|---|---|---|\n| suite/delta | pass | FAIL |\n\n3 of 4 cases pass"), "{md}");
+
+    // Every format, byte for byte, with the two programs' paths (which
+    // depend on the build directory) named instead.
+    let exe = std::env::current_exe().unwrap().display().to_string();
+    let named = |text: String| text.replace(&exe, "ADAPTER").replace(DISCLOSE, "DISCLOSE");
+    insta::assert_snapshot!(named(out), @r#"
+    implementations:
+      disclose: disclose 0.1.0 (rust), contract [3] (DISCLOSE serve)
+      adapter: adapter 0.0.1 (rust), contract [3] (ADAPTER wrong suite/delta)
+    cells: pass; expected (failed or skipped as --expect says); FAIL; XPASS (passed, but --expect says otherwise); SKIP (skipped, not in --expect); ERRORED. Uppercase fails the run.
+
+    case           disclose  adapter
+    suite/delta    pass      FAIL
+    suite/alpha    pass      pass
+    suite/beta     pass      pass
+    suite/epsilon  pass      pass
+
+    failures:
+
+    FAIL suite/delta on adapter (corpora/suite/delta.jsonl)
+      line 3 (switch_mode): the transcript differs from "golden/suite/delta.txt"
+        --- golden
+        +++ replay
+        @@ -1,2 +1,2 @@
+        -=== 3 switch_mode 25
+        -policy: mode is now work
+        +=== 3 switch_mode 31
+        +wrong␉policy: mode is now work
+
+    disclose: 4 passed, 0 failed
+    adapter: 3 passed, 1 failed
+    7 passed, 1 failed
+    "#);
+    insta::assert_snapshot!(named(fs::read_to_string(project.path("out/report.json")).unwrap()), @r#"
+    {
+      "cases": [
+        {
+          "case": "suite/alpha",
+          "path": "corpora/suite/alpha.jsonl",
+          "results": {
+            "adapter": {
+              "outcome": "pass",
+              "state": "pass"
+            },
+            "disclose": {
+              "outcome": "pass",
+              "state": "pass"
+            }
+          }
+        },
+        {
+          "case": "suite/beta",
+          "path": "corpora/suite/beta.jsonl",
+          "results": {
+            "adapter": {
+              "outcome": "pass",
+              "state": "pass"
+            },
+            "disclose": {
+              "outcome": "pass",
+              "state": "pass"
+            }
+          }
+        },
+        {
+          "case": "suite/delta",
+          "path": "corpora/suite/delta.jsonl",
+          "results": {
+            "adapter": {
+              "diff": "--- golden\n+++ replay\n@@ -1,2 +1,2 @@\n-=== 3 switch_mode 25\n-policy: mode is now work\n+=== 3 switch_mode 31\n+wrong␉policy: mode is now work\n",
+              "line": 3,
+              "message": "the transcript differs from \"golden/suite/delta.txt\"",
+              "op": "switch_mode",
+              "outcome": "fail",
+              "state": "fail"
+            },
+            "disclose": {
+              "outcome": "pass",
+              "state": "pass"
+            }
+          }
+        },
+        {
+          "case": "suite/epsilon",
+          "path": "corpora/suite/epsilon.jsonl",
+          "results": {
+            "adapter": {
+              "outcome": "pass",
+              "state": "pass"
+            },
+            "disclose": {
+              "outcome": "pass",
+              "state": "pass"
+            }
+          }
+        }
+      ],
+      "contract": 3,
+      "corpus": "corpora",
+      "format": 1,
+      "golden": "golden",
+      "implementations": [
+        {
+          "command": "DISCLOSE serve",
+          "expect": null,
+          "hello": {
+            "contract": [
+              3
+            ],
+            "homepage": null,
+            "language": "rust",
+            "name": "disclose",
+            "version": "0.1.0"
+          },
+          "id": "disclose",
+          "problem": null,
+          "restarts": 0,
+          "stale": [],
+          "totals": {
+            "errored": 0,
+            "expected": 0,
+            "failed": 0,
+            "passed": 4,
+            "skipped": 0
+          }
+        },
+        {
+          "command": "ADAPTER wrong suite/delta",
+          "expect": null,
+          "hello": {
+            "contract": [
+              3
+            ],
+            "homepage": null,
+            "language": "rust",
+            "name": "adapter",
+            "version": "0.0.1"
+          },
+          "id": "adapter",
+          "problem": null,
+          "restarts": 0,
+          "stale": [],
+          "totals": {
+            "errored": 0,
+            "expected": 0,
+            "failed": 1,
+            "passed": 3,
+            "skipped": 0
+          }
+        }
+      ],
+      "partition": null,
+      "report": "check --impl",
+      "totals": {
+        "errored": 0,
+        "expected": 0,
+        "failed": 1,
+        "passed": 7,
+        "skipped": 0
+      }
+    }
+    "#);
+    insta::assert_snapshot!(named(xml), @r#"
+    <?xml version="1.0" encoding="UTF-8"?>
+    <testsuites name="disclose check --impl" tests="8" skipped="0" failures="1" errors="0">
+        <testsuite name="disclose" tests="4" skipped="0" errors="0" failures="0">
+            <testcase name="suite/alpha" classname="disclose"/>
+            <testcase name="suite/beta" classname="disclose"/>
+            <testcase name="suite/delta" classname="disclose"/>
+            <testcase name="suite/epsilon" classname="disclose"/>
+        </testsuite>
+        <testsuite name="adapter" tests="4" skipped="0" errors="0" failures="1">
+            <testcase name="suite/alpha" classname="adapter"/>
+            <testcase name="suite/beta" classname="adapter"/>
+            <testcase name="suite/delta" classname="adapter">
+                <failure message="line 3 (switch_mode): the transcript differs from &quot;golden/suite/delta.txt&quot;" type="fail">  line 3 (switch_mode): the transcript differs from &quot;golden/suite/delta.txt&quot;
+        --- golden
+        +++ replay
+        @@ -1,2 +1,2 @@
+        -=== 3 switch_mode 25
+        -policy: mode is now work
+        +=== 3 switch_mode 31
+        +wrong␉policy: mode is now work
+    </failure>
+            </testcase>
+            <testcase name="suite/epsilon" classname="adapter"/>
+        </testsuite>
+    </testsuites>
+    "#);
+    insta::assert_snapshot!(named(md), @r#"
+    ## disclose check --impl
+
+    **7 passed, 1 failed**
+
+    | implementation | version | language | passed | failed | errored | skipped | expected |
+    |---|---|---|---:|---:|---:|---:|---:|
+    | disclose | 0.1.0 | rust | 4 | 0 | 0 | 0 | 0 |
+    | adapter | 0.0.1 | rust | 3 | 1 | 0 | 0 | 0 |
+
+    ### Cases not passing everywhere, worst first
+
+    | case | disclose | adapter |
+    |---|---|---|
+    | suite/delta | pass | FAIL |
+
+    3 of 4 cases pass (or are expected) on every implementation.
+    "#);
 }
 
 fn diff_report_names_changed_cells() {

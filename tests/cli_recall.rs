@@ -167,6 +167,115 @@ fn json_report_holds_every_task_and_the_figures() {
     assert_eq!(report["pass"], false);
     assert_eq!(report["errors"], 0);
     assert_eq!(file["summary"], report["summary"]);
+    // Byte for byte, with the tempdir's paths named instead.
+    let named = out
+        .replace(&catalog, "CATALOG")
+        .replace(&queries, "QUERIES");
+    insta::assert_snapshot!(named, @r#"
+    {
+      "errors": 0,
+      "files": [
+        {
+          "catalog": "CATALOG",
+          "queries": "QUERIES",
+          "summary": {
+            "hit_at_1": 2,
+            "hit_at_3": 3,
+            "hit_at_8": 3,
+            "hit_rate_at_1": 0.5,
+            "hit_rate_at_3": 0.75,
+            "hit_rate_at_8": 0.75,
+            "mrr": 0.5833333333333333,
+            "recall_at_8": 0.75,
+            "tasks": 4
+          },
+          "tasks": [
+            {
+              "expect": [
+                "gh__create_issue"
+              ],
+              "expected_listed": 1,
+              "found": "gh__create_issue",
+              "hits": [
+                "gh__create_issue",
+                "gh__close_issue",
+                "gh__list_issues",
+                "triage",
+                "call",
+                "describe"
+              ],
+              "line": 1,
+              "query": "Please open a new issue about the crash.",
+              "rank": 1
+            },
+            {
+              "expect": [
+                "gh__list_issues"
+              ],
+              "expected_listed": 0,
+              "found": null,
+              "hits": [
+                "gh__close_issue"
+              ],
+              "line": 2,
+              "query": "Is it ꙮ?",
+              "rank": null
+            },
+            {
+              "expect": [
+                "triage"
+              ],
+              "expected_listed": 1,
+              "found": "triage",
+              "hits": [
+                "gh__list_issues",
+                "gh__create_issue",
+                "triage",
+                "gh__close_issue",
+                "call",
+                "describe"
+              ],
+              "line": 3,
+              "query": "How should I sort incoming issues?",
+              "rank": 3
+            },
+            {
+              "expect": [
+                "gh__close_issue",
+                "gh__create_issue"
+              ],
+              "expected_listed": 2,
+              "found": "gh__close_issue",
+              "hits": [
+                "gh__close_issue",
+                "gh__create_issue",
+                "gh__list_issues",
+                "describe",
+                "call",
+                "triage"
+              ],
+              "line": 5,
+              "query": "Close the issue.",
+              "rank": 1
+            }
+          ]
+        }
+      ],
+      "min_hit8": 80.0,
+      "pass": false,
+      "summary": {
+        "hit_at_1": 2,
+        "hit_at_3": 3,
+        "hit_at_8": 3,
+        "hit_rate_at_1": 0.5,
+        "hit_rate_at_3": 0.75,
+        "hit_rate_at_8": 0.75,
+        "mrr": 0.5833333333333333,
+        "recall_at_8": 0.75,
+        "tasks": 4
+      }
+    }
+    "#);
 }
 
 #[test]

@@ -14,7 +14,11 @@
 //!   every `script/X` the README names is an executable file;
 //! - every entry of `docs/decisions.md` carries its status on the line under
 //!   its heading: `*Status: accepted.*`, or `*Status: superseded by "…".*`
-//!   (or `superseded in part by`) naming the exact heading of a newer entry.
+//!   (or `superseded in part by`) naming the exact heading of a newer entry;
+//! - no two types declared `pub` (or `pub(crate)`, `pub(super)`) in `src/`
+//!   and `crates/` share a name, so a name found in a message, a doc or a
+//!   grep means one thing (two listed exceptions, the test kit's model of
+//!   the rules it mirrors by name).
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -530,5 +534,85 @@ fn the_readers_find_what_they_should() {
     assert_eq!(
         scripts_in("run script/bench, not .ci/script/x or script/."),
         vec![(5, "script/bench".to_owned())]
+    );
+}
+
+/// The types declared `pub`, `pub(crate)` or `pub(super)` in one file's
+/// text, each with its 1-based line: `struct`, `enum`, `type`, `trait` and
+/// `union` items.
+fn public_types(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim_start();
+        let Some(rest) = line.strip_prefix("pub") else {
+            continue;
+        };
+        let rest = match rest.strip_prefix('(') {
+            Some(scoped) => match scoped.split_once(')') {
+                Some((_, after)) => after,
+                None => continue,
+            },
+            None => rest,
+        };
+        let mut words = rest.split_whitespace();
+        if !matches!(
+            words.next(),
+            Some("struct" | "enum" | "type" | "trait" | "union")
+        ) {
+            continue;
+        }
+        let name: String = words
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            found.push((index + 1, name));
+        }
+    }
+    found
+}
+
+/// Names two public types may share: the test kit's readable model of
+/// SPEC §4 and §5 (`crates/testkit/src/model/`) names its types
+/// after the library's types it mirrors.
+const SHARED_ON_PURPOSE: [&str; 2] = ["Candidate", "Packed"];
+
+#[test]
+fn no_two_public_types_share_a_name() {
+    let mut files = rust_files("src", true);
+    files.extend(rust_files("crates", true));
+    let mut seen: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for path in &files {
+        for (line, name) in public_types(&read(path)) {
+            seen.entry(name)
+                .or_default()
+                .push(format!("{}:{line}", shown(path)));
+        }
+    }
+    assert!(seen.len() > 50, "found only {} public types", seen.len());
+    let violations: Vec<String> = seen
+        .iter()
+        .filter(|(name, places)| places.len() > 1 && !SHARED_ON_PURPOSE.contains(&name.as_str()))
+        .map(|(name, places)| {
+            format!(
+                "{}:1: `{name}` is declared {} times: {}",
+                places[0],
+                places.len(),
+                places.join(", ")
+            )
+        })
+        .collect();
+    assert_none("no two public types share a name", &violations);
+    assert_eq!(
+        public_types(
+            "pub struct A;\n    pub(crate) enum B<'a> {\npub(super) type C = u8;\npub fn d() {}\n    type E = u8;\n"
+        ),
+        vec![
+            (1, "A".to_owned()),
+            (2, "B".to_owned()),
+            (3, "C".to_owned())
+        ]
     );
 }

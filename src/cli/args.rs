@@ -35,7 +35,7 @@ pub enum Command {
     Serve,
     /// Which cases changed state, per implementation, between two
     /// `check --json` reports.
-    DiffReport(super::diff_report::DiffReportArgs),
+    DiffReport(super::check_report_diff::DiffReportArgs),
     /// How often describe lists an expected tool for each task (hit@1/3/8, recall@8, MRR).
     Recall(super::recall::RecallArgs),
 }

@@ -41,7 +41,7 @@ pub struct ImportArgs {
 
 /// The tool-list dialects `import` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+enum ImportFormat {
     /// MCP `tools/list`: `{name, description?, inputSchema, annotations?}`.
     Mcp,
     /// OpenAI: `{type: "function", function: {name, description, parameters}}`.
@@ -50,28 +50,28 @@ enum Kind {
     Anthropic,
 }
 
-impl Kind {
-    fn parse(word: &Path) -> Option<Kind> {
+impl ImportFormat {
+    fn parse(word: &Path) -> Option<ImportFormat> {
         match word.to_str()? {
-            "mcp" => Some(Kind::Mcp),
-            "openai" => Some(Kind::OpenAi),
-            "anthropic" => Some(Kind::Anthropic),
+            "mcp" => Some(ImportFormat::Mcp),
+            "openai" => Some(ImportFormat::OpenAi),
+            "anthropic" => Some(ImportFormat::Anthropic),
             _ => None,
         }
     }
 
     fn as_str(self) -> &'static str {
         match self {
-            Kind::Mcp => "mcp",
-            Kind::OpenAi => "openai",
-            Kind::Anthropic => "anthropic",
+            ImportFormat::Mcp => "mcp",
+            ImportFormat::OpenAi => "openai",
+            ImportFormat::Anthropic => "anthropic",
         }
     }
 }
 
 /// One resolved KIND FILE --origin triple.
 struct Source<'a> {
-    kind: Kind,
+    kind: ImportFormat,
     file: &'a Path,
     origin: &'a str,
 }
@@ -141,7 +141,7 @@ fn resolve(args: &ImportArgs) -> Result<Vec<Source<'_>>> {
         let [kind, file] = pair else {
             bail!("give KIND FILE pairs");
         };
-        let Some(kind) = Kind::parse(kind) else {
+        let Some(kind) = ImportFormat::parse(kind) else {
             bail!(
                 "\"{}\" is not a kind of tool list; use mcp, openai or anthropic (before FILE)",
                 kind.display()
@@ -194,9 +194,9 @@ fn read(source: &Source<'_>) -> Result<Imported> {
         bytes = std::fs::read(source.file).context("failed to read the file")?;
     }
     let imported = match source.kind {
-        Kind::Mcp => import::mcp(&bytes, source.origin),
-        Kind::OpenAi => import::openai(&bytes, source.origin),
-        Kind::Anthropic => import::anthropic(&bytes, source.origin),
+        ImportFormat::Mcp => import::mcp(&bytes, source.origin),
+        ImportFormat::OpenAi => import::openai(&bytes, source.origin),
+        ImportFormat::Anthropic => import::anthropic(&bytes, source.origin),
     };
     Ok(imported?)
 }

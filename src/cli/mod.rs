@@ -2,19 +2,18 @@
 //! codes. It uses only the library's public API.
 
 pub mod args;
-mod check;
+pub mod check;
+mod check_report_diff;
+mod conformance;
 mod corpus;
 mod cost;
 mod diff;
-mod diff_report;
 mod files;
+mod format;
 mod fuzz;
 mod import;
-mod markdown;
-mod protocol;
 mod recall;
 mod replay;
-mod serve;
 mod term;
 
 use std::process::ExitCode;
@@ -50,8 +49,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Cost(args) => cost::run(&args),
         Command::Recall(args) => recall::run(&args),
         Command::Replay(args) => replay::run(&args),
-        Command::Serve => serve::run(),
-        Command::DiffReport(args) => diff_report::run(&args),
+        Command::Serve => conformance::serve::run(),
+        Command::DiffReport(args) => check_report_diff::run(&args),
         Command::Vocab => {
             emit(&disclose::vocabulary_text())?;
             Ok(Exit::Pass)

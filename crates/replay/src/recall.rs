@@ -1,4 +1,4 @@
-//! Findability as a metric (SPEC §14, contract 2): how often `describe` puts
+//! Findability as a metric (SPEC §14.3): how often `describe` puts
 //! an expected capability among its hits, over a file of tasks.
 //!
 //! A task file is JSON Lines, one task per line:
@@ -218,7 +218,7 @@ fn expected(
 
 /// Where `describe` put a task's expected capabilities.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome<'t> {
+pub struct TaskRank<'t> {
     /// The task.
     pub task: &'t Task,
     /// The 1-based rank of the first expected capability among the hits,
@@ -231,7 +231,7 @@ pub struct Outcome<'t> {
     pub found: usize,
 }
 
-impl Outcome<'_> {
+impl TaskRank<'_> {
     /// The first expected capability listed, if any.
     pub fn first_found(&self) -> Option<&str> {
         self.rank
@@ -251,7 +251,7 @@ impl Outcome<'_> {
 /// the run cannot show (not admitted, or not offered to this child), or
 /// whose query `describe` refuses, is an error and is not measured: a
 /// silent miss would hide a broken task file.
-pub fn measure<'t>(run: &Run, tasks: &'t [Task]) -> (Vec<Outcome<'t>>, Vec<TaskError>) {
+pub fn measure<'t>(run: &Run, tasks: &'t [Task]) -> (Vec<TaskRank<'t>>, Vec<TaskError>) {
     let mut outcomes = Vec::with_capacity(tasks.len());
     let mut errors = Vec::new();
     for task in tasks {
@@ -283,7 +283,7 @@ pub fn measure<'t>(run: &Run, tasks: &'t [Task]) -> (Vec<Outcome<'t>>, Vec<TaskE
             Ok(Found::Ranked(hits)) => hits.iter().map(|h| h.name().to_string()).collect(),
         };
         let listed = |name: &String| hits.contains(name);
-        outcomes.push(Outcome {
+        outcomes.push(TaskRank {
             task,
             rank: hits
                 .iter()
@@ -328,7 +328,7 @@ pub struct Summary {
 
 impl Summary {
     /// The figures of `outcomes`.
-    pub fn of<'a, 't: 'a>(outcomes: impl IntoIterator<Item = &'a Outcome<'t>>) -> Summary {
+    pub fn of<'a, 't: 'a>(outcomes: impl IntoIterator<Item = &'a TaskRank<'t>>) -> Summary {
         let mut summary = Summary::default();
         for outcome in outcomes {
             summary.queries += 1;

@@ -9,29 +9,28 @@
 //! Blessing (`--bless` or `DISCLOSE_BLESS=1`) writes goldens and deletes
 //! orphans, never for a malformed session and never when `CI` is set.
 
+mod partition;
+mod report;
+mod session;
+mod strays;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use disclose_replay::invariants::{self, index_of};
-use disclose_replay::replay::{TRANSCRIPT_MAX_BYTES, replay_within};
-use disclose_replay::session::Session;
-use disclose_replay::{golden, transcript};
 use rayon::prelude::*;
-use walkdir::WalkDir;
 
-use super::corpus::{self, Corpus, Loaded, SessionFile};
-use super::files::{self, FileError, GoldenTree, walk_error_text};
+use super::conformance::runner::{self, MatrixConfig};
+use super::corpus::{self, Corpus, SessionFile};
+use super::files::{FileError, GoldenTree};
+use super::format::{json, write_file};
 use super::term::{self, Paint, Progress};
 use super::{Exit, emit};
-use partition::Partition;
-use report::{Case, CaseKind, Failure, FailureKind, RenderCost, Report, Status};
+use report::{Case, CaseFailure, CaseStatus, CheckReport, FailureKind};
+use session::check_session;
+use strays::{entry_case, orphan_case, strays, vocabulary_case};
 
-// Declared here rather than in `cli/mod.rs`, which this command does not
-// own; they are `check`'s alone.
-mod conformance;
-mod partition;
-mod report;
+pub use partition::Partition;
 
 /// The vocabulary golden's name under the golden directory (SPEC §9).
 const VOCABULARY: &str = "vocabulary";
@@ -40,7 +39,7 @@ const DEFAULT_CORPUS: &str = "corpora";
 const PROGRESS_OVER: usize = 300;
 const DEFAULT_GOLDEN: &str = "golden";
 /// How a person blesses; printed with every blessable failure.
-const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
+pub const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
 
 /// `disclose check`.
 #[derive(Debug, clap::Args)]
@@ -180,7 +179,7 @@ fn partition(args: &CheckArgs) -> Result<Option<Partition>> {
 pub fn run(args: &CheckArgs) -> Result<Exit> {
     if !args.impls.is_empty() {
         let partition = partition(args)?;
-        return conformance::run(&conformance::Request {
+        return runner::run(&MatrixConfig {
             dir: &args.dir,
             golden: &args.golden,
             commands: &args.impls,
@@ -244,7 +243,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         cases.push(vocabulary_case(&config));
     }
 
-    let report = Report {
+    let report = CheckReport {
         cases,
         deleted,
         kept: strays.kept,
@@ -254,7 +253,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         partition: config.partition.map(|p| p.to_string()),
     };
     emit(&report.human(Paint::detect()))?;
-    let io_failures: Vec<&Failure> = report
+    let io_failures: Vec<&CaseFailure> = report
         .cases
         .iter()
         .flat_map(|c| &c.failures)
@@ -266,7 +265,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
     write_reports(args, &report)?;
     Ok(if !io_failures.is_empty() {
         Exit::Usage
-    } else if report.cases.iter().all(|c| c.status() == Status::Pass) {
+    } else if report.cases.iter().all(|c| c.status() == CaseStatus::Pass) {
         Exit::Pass
     } else {
         Exit::Fail
@@ -275,10 +274,9 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
 
 /// Writes the requested report files, after the human report is out; the
 /// first that cannot be written is an I/O error (exit 2).
-fn write_reports(args: &CheckArgs, report: &Report) -> Result<()> {
+fn write_reports(args: &CheckArgs, report: &CheckReport) -> Result<()> {
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report.json())?;
-        write_file(path, format!("{text}\n").as_bytes())?;
+        write_file(path, json::pretty(&report.json()).as_bytes())?;
     }
     if let Some(path) = &args.junit {
         let xml = report
@@ -292,284 +290,8 @@ fn write_reports(args: &CheckArgs, report: &Report) -> Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to `path`, creating its parent directories.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("failed to create \"{}\"", parent.display()))?;
-    }
-    std::fs::write(path, bytes).with_context(|| format!("failed to write \"{}\"", path.display()))
-}
-
-/// One session: read, replay once, compare (or bless), check invariants.
-fn check_session(config: &Config, file: &SessionFile) -> Case {
-    let golden_rel = file.golden_rel();
-    let golden_path = config.tree.shown(&golden_rel);
-    let mut case = Case::new(
-        CaseKind::Session,
-        file.name(),
-        file.path.display().to_string(),
-    );
-    let session = match corpus::load(&file.path) {
-        Ok(Loaded::Session(session)) => session,
-        Ok(Loaded::Malformed(malformed)) => {
-            case.failures.push(Failure {
-                kind: FailureKind::Malformed,
-                line: Some(malformed.error.line),
-                op: None,
-                message: malformed.to_string(),
-                diff: None,
-            });
-            return case;
-        }
-        Err(error) => {
-            case.failures.push(io_failure(&error));
-            return case;
-        }
-    };
-    if file.name() == VOCABULARY {
-        case.failures.push(failure(
-            FailureKind::ReservedName,
-            format!(
-                "its golden would be \"{}\", which holds the vocabulary; rename the session",
-                golden_path.display()
-            ),
-        ));
-        return case;
-    }
-    let replayed = match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
-        Ok(replayed) => replayed,
-        Err(too_large) => {
-            case.failures.push(Failure {
-                kind: FailureKind::Limit,
-                line: Some(too_large.line),
-                op: Some(too_large.op.to_string()),
-                message: too_large.to_string(),
-                diff: None,
-            });
-            return case;
-        }
-    };
-    let text = transcript::encode(&replayed.steps);
-    case.renders = replayed
-        .steps
-        .iter()
-        .filter(|s| s.op == "render")
-        .map(|s| RenderCost {
-            line: s.line,
-            index_bytes: index_of(&s.output).len(),
-        })
-        .collect();
-    match config.goldens {
-        Goldens::Compare => compare_golden(config, &mut case, &golden_rel, text.as_bytes()),
-        Goldens::Bless => bless(config, &mut case, &golden_rel, text.as_bytes()),
-    }
-    drop(text);
-    invariant_failures(&mut case, &session, &replayed);
-    case
-}
-
-fn compare_golden(config: &Config, case: &mut Case, golden_rel: &str, actual: &[u8]) {
-    let golden_path = config.tree.shown(golden_rel);
-    let expected = match config.tree.read(golden_rel) {
-        Ok(bytes) => bytes,
-        Err(FileError::Missing) => {
-            case.failures.push(no_golden(config, &golden_path));
-            return;
-        }
-        Err(e) => {
-            case.failures.push(file_failure("read", &golden_path, &e));
-            return;
-        }
-    };
-    let Some(mismatch) = golden::compare(&expected, actual) else {
-        return;
-    };
-    let message = match &mismatch.undecodable {
-        Some(why) => format!(
-            "\"{}\" is not a well-formed transcript ({why}); the replay differs from it",
-            golden_path.display()
-        ),
-        None => format!("the transcript differs from \"{}\"", golden_path.display()),
-    };
-    case.failures.push(Failure {
-        kind: FailureKind::Mismatch,
-        line: mismatch.block.as_ref().map(|b| b.line),
-        op: mismatch.block.map(|b| b.op),
-        message,
-        diff: Some(mismatch.diff),
-    });
-}
-
-/// Writes `bytes` as the golden when it differs or is missing (see
-/// [`GoldenTree::write`]: atomically, never through a link).
-fn bless(config: &Config, case: &mut Case, golden_rel: &str, bytes: &[u8]) {
-    let golden_path = config.tree.shown(golden_rel);
-    match config.tree.write(golden_rel, bytes) {
-        Ok(true) => case.blessed = Some(format!("wrote {}", golden_path.display())),
-        Ok(false) => {}
-        Err(e) => case.failures.push(file_failure("write", &golden_path, &e)),
-    }
-}
-
-fn invariant_failures(
-    case: &mut Case,
-    session: &Session,
-    replayed: &disclose_replay::replay::Replay,
-) {
-    for breach in invariants::check(session, replayed) {
-        let op = replayed
-            .steps
-            .iter()
-            .find(|s| s.line == breach.line)
-            .map(|s| s.op.to_string());
-        case.failures.push(Failure {
-            kind: FailureKind::Invariant(breach.invariant),
-            line: (breach.line > 0).then_some(breach.line),
-            op,
-            message: breach.message,
-            diff: None,
-        });
-    }
-}
-
-/// What the golden tree holds besides the goldens of this corpus's sessions.
-#[derive(Default)]
-struct Strays {
-    /// Transcripts (first line `disclose transcript 1`) with no session, in
-    /// this share, by relative path.
-    orphans: Vec<String>,
-    /// Other `*.txt` with no session: not goldens, never deleted, as shown.
-    kept: Vec<String>,
-    /// Links in the tree and entries that could not be walked, one error
-    /// each (a link that is a session's own golden is that session's error).
-    entries: Vec<Case>,
-}
-
-/// Walks the golden tree once, never following a link.
-fn strays(config: &Config, names: &BTreeSet<&str>) -> Strays {
-    let mut strays = Strays::default();
-    if !config.golden.is_dir() {
-        return strays;
-    }
-    let root = config.tree.root();
-    let first = config.first_share();
-    for entry in WalkDir::new(root).follow_links(false).sort_by_file_name() {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(error) => {
-                if first && let Some(path) = error.path() {
-                    let rel = corpus::relative(root, path);
-                    let why = walk_error_text(&error);
-                    strays.entries.push(entry_case(
-                        rel.clone(),
-                        config.tree.shown(&rel).display().to_string(),
-                        why,
-                    ));
-                }
-                continue;
-            }
-        };
-        if entry.depth() == 0 {
-            continue;
-        }
-        let rel = corpus::relative(root, entry.path());
-        let name = rel.strip_suffix(".txt");
-        if entry.path_is_symlink() {
-            if first && !name.is_some_and(|n| names.contains(n)) {
-                let shown = config.tree.shown(&rel);
-                let why = FileError::Link(shown.clone()).to_string();
-                strays
-                    .entries
-                    .push(entry_case(rel, shown.display().to_string(), why));
-            }
-            continue;
-        }
-        let Some(name) = name else { continue };
-        if entry.file_type().is_dir() || name == VOCABULARY || names.contains(name) {
-            continue;
-        }
-        if files::is_transcript(entry.path()) {
-            if config.holds(name) {
-                strays.orphans.push(rel);
-            }
-        } else if first {
-            strays
-                .kept
-                .push(config.tree.shown(&rel).display().to_string());
-        }
-    }
-    strays
-}
-
-/// An orphan's case, or `None` when blessing deleted it.
-fn orphan_case(config: &Config, rel: &str) -> Option<Case> {
-    let name = rel.strip_suffix(".txt").unwrap_or(rel);
-    let path = config.tree.shown(rel);
-    let mut case = Case::new(CaseKind::Orphan, name, path.display().to_string());
-    match config.goldens {
-        Goldens::Bless => match config.tree.remove(rel) {
-            Ok(()) => return None,
-            Err(e) => case.failures.push(file_failure("delete", &path, &e)),
-        },
-        Goldens::Compare => case.failures.push(failure(
-            FailureKind::Orphan,
-            format!(
-                "no session \"{}\" has this golden; blessing deletes it",
-                config.dir.join(format!("{name}.jsonl")).display()
-            ),
-        )),
-    }
-    Some(case)
-}
-
-/// An entry of the corpus or golden tree that could not be used.
-fn entry_case(name: String, path: String, why: String) -> Case {
-    let message = format!("\"{path}\": {why}");
-    let mut case = Case::new(CaseKind::Entry, name, path);
-    case.failures.push(failure(FailureKind::Io, message));
-    case
-}
-
-/// `golden/vocabulary.txt` against `disclose vocab` (SPEC §9).
-fn vocabulary_case(config: &Config) -> Case {
-    let rel = format!("{VOCABULARY}.txt");
-    let path = config.tree.shown(&rel);
-    let mut case = Case::new(CaseKind::Vocabulary, VOCABULARY, path.display().to_string());
-    let actual = disclose::vocabulary_text();
-    match config.goldens {
-        Goldens::Bless => bless(config, &mut case, &rel, actual.as_bytes()),
-        Goldens::Compare => match config.tree.read(&rel) {
-            Ok(expected) => {
-                if let Some(mismatch) = golden::compare_bytes(&expected, actual.as_bytes()) {
-                    case.failures.push(Failure {
-                        kind: FailureKind::Mismatch,
-                        line: None,
-                        op: None,
-                        message: format!("`disclose vocab` differs from \"{}\"", path.display()),
-                        diff: Some(mismatch.diff),
-                    });
-                }
-            }
-            Err(FileError::Missing) => case.failures.push(no_golden(config, &path)),
-            Err(e) => case.failures.push(file_failure("read", &path, &e)),
-        },
-    }
-    case
-}
-
-fn failure(kind: FailureKind, message: String) -> Failure {
-    Failure {
-        kind,
-        line: None,
-        op: None,
-        message,
-        diff: None,
-    }
-}
-
-fn no_golden(config: &Config, path: &Path) -> Failure {
-    failure(
+fn no_golden(config: &Config, path: &Path) -> CaseFailure {
+    CaseFailure::about_the_case(
         FailureKind::NoGolden,
         format!(
             "no golden \"{}\"; bless it with `{}`",
@@ -579,13 +301,13 @@ fn no_golden(config: &Config, path: &Path) -> Failure {
     )
 }
 
-fn io_failure(error: &anyhow::Error) -> Failure {
-    failure(FailureKind::Io, format!("{error:#}"))
+fn io_failure(error: &anyhow::Error) -> CaseFailure {
+    CaseFailure::about_the_case(FailureKind::Io, format!("{error:#}"))
 }
 
 /// `failed to <doing> "<path>": <why>`.
-fn file_failure(doing: &str, path: &Path, error: &FileError) -> Failure {
-    failure(
+fn file_failure(doing: &str, path: &Path, error: &FileError) -> CaseFailure {
+    CaseFailure::about_the_case(
         FailureKind::Io,
         format!("failed to {doing} \"{}\": {error}", path.display()),
     )

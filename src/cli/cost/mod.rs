@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::corpus::{self, Loaded, Malformed};
+use super::format::json;
 use super::{Exit, emit};
 use model::{SessionCost, Strategy};
 
@@ -30,7 +31,7 @@ pub struct CostArgs {
 }
 
 /// What became of one session file.
-enum Outcome {
+enum FileCost {
     Costed(String, SessionCost),
     NotStarted(String),
     Malformed(Malformed),
@@ -59,12 +60,12 @@ pub fn run(args: &CostArgs) -> Result<Exit> {
         .par_iter()
         .map(|(name, path)| {
             Ok(match corpus::load(path)? {
-                Loaded::Malformed(malformed) => Outcome::Malformed(malformed),
+                Loaded::Malformed(malformed) => FileCost::Malformed(malformed),
                 Loaded::Session(session) => match replay_within(&session, TRANSCRIPT_MAX_BYTES) {
-                    Err(too_large) => Outcome::TooLarge(path.clone(), too_large),
+                    Err(too_large) => FileCost::TooLarge(path.clone(), too_large),
                     Ok(replayed) => match model::cost(&session, &replayed) {
-                        Some(cost) => Outcome::Costed(name.clone(), cost),
-                        None => Outcome::NotStarted(name.clone()),
+                        Some(cost) => FileCost::Costed(name.clone(), cost),
+                        None => FileCost::NotStarted(name.clone()),
                     },
                 },
             })
@@ -73,14 +74,14 @@ pub fn run(args: &CostArgs) -> Result<Exit> {
     let mut malformed = 0;
     for outcome in &outcomes {
         match outcome {
-            Outcome::Malformed(m) => eprintln!("{m}"),
-            Outcome::TooLarge(path, why) => eprintln!("{}: {why}", path.display()),
+            FileCost::Malformed(m) => eprintln!("{m}"),
+            FileCost::TooLarge(path, why) => eprintln!("{}: {why}", path.display()),
             _ => continue,
         }
         malformed += 1;
     }
     if args.json {
-        emit(&format!("{:#}\n", report_json(&outcomes)))?;
+        emit(&json::pretty(&report_json(&outcomes)))?;
     } else {
         emit(&report_text(&outcomes))?;
     }
@@ -95,7 +96,7 @@ pub fn run(args: &CostArgs) -> Result<Exit> {
 
 /// Sums over the costed sessions.
 #[derive(Default)]
-struct Totals {
+struct CostTotals {
     sessions: usize,
     not_started: usize,
     malformed: usize,
@@ -106,11 +107,11 @@ struct Totals {
     deferred_invalidations: usize,
 }
 
-fn totals(outcomes: &[Outcome]) -> Totals {
-    let mut t = Totals::default();
+fn totals(outcomes: &[FileCost]) -> CostTotals {
+    let mut t = CostTotals::default();
     for outcome in outcomes {
         match outcome {
-            Outcome::Costed(_, c) => {
+            FileCost::Costed(_, c) => {
                 t.sessions += 1;
                 t.requests += c.requests;
                 t.dormant += c.dormant.total();
@@ -118,9 +119,9 @@ fn totals(outcomes: &[Outcome]) -> Totals {
                 t.deferred += c.deferred.total();
                 t.deferred_invalidations += c.deferred.invalidations;
             }
-            Outcome::NotStarted(_) => t.not_started += 1,
+            FileCost::NotStarted(_) => t.not_started += 1,
             // Not costed either: counted with the malformed sessions.
-            Outcome::Malformed(_) | Outcome::TooLarge(..) => t.malformed += 1,
+            FileCost::Malformed(_) | FileCost::TooLarge(..) => t.malformed += 1,
         }
     }
     t
@@ -160,11 +161,11 @@ fn strategy_line(out: &mut String, label: &str, s: &Strategy) {
     );
 }
 
-fn report_text(outcomes: &[Outcome]) -> String {
+fn report_text(outcomes: &[FileCost]) -> String {
     let mut out = String::new();
     for outcome in outcomes {
         match outcome {
-            Outcome::Costed(name, c) => {
+            FileCost::Costed(name, c) => {
                 let _ = writeln!(
                     out,
                     "{name}: {} request{}",
@@ -184,10 +185,10 @@ fn report_text(outcomes: &[Outcome]) -> String {
                 strategy_line(&mut out, "eager", &c.eager);
                 strategy_line(&mut out, "deferred", &c.deferred);
             }
-            Outcome::NotStarted(name) => {
+            FileCost::NotStarted(name) => {
                 let _ = writeln!(out, "{name}: not costed: the session never starts a run");
             }
-            Outcome::Malformed(_) | Outcome::TooLarge(..) => {}
+            FileCost::Malformed(_) | FileCost::TooLarge(..) => {}
         }
     }
     let t = totals(outcomes);
@@ -227,13 +228,13 @@ fn strategy_json(s: &Strategy) -> Value {
     })
 }
 
-fn report_json(outcomes: &[Outcome]) -> Value {
+fn report_json(outcomes: &[FileCost]) -> Value {
     let mut sessions = Vec::new();
     let mut not_started = Vec::new();
     let mut malformed = Vec::new();
     for outcome in outcomes {
         match outcome {
-            Outcome::Costed(name, c) => sessions.push(json!({
+            FileCost::Costed(name, c) => sessions.push(json!({
                 "session": name,
                 "requests": c.requests,
                 "tool_defs_bytes": c.tool_defs_bytes,
@@ -245,14 +246,14 @@ fn report_json(outcomes: &[Outcome]) -> Value {
                 "eager": strategy_json(&c.eager),
                 "deferred": strategy_json(&c.deferred),
             })),
-            Outcome::NotStarted(name) => not_started.push(json!(name)),
-            Outcome::Malformed(m) => malformed.push(json!({
+            FileCost::NotStarted(name) => not_started.push(json!(name)),
+            FileCost::Malformed(m) => malformed.push(json!({
                 "path": m.path.display().to_string(),
                 "line": m.error.line,
                 "column": m.error.column,
                 "message": m.error.message,
             })),
-            Outcome::TooLarge(path, why) => malformed.push(json!({
+            FileCost::TooLarge(path, why) => malformed.push(json!({
                 "path": path.display().to_string(),
                 "line": why.line,
                 "column": null,

@@ -43,7 +43,7 @@ pub struct DiffArgs {
 
 /// One session's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
+pub enum DiffStatus {
     /// Same bytes.
     Unchanged,
     /// Only in NEW.
@@ -62,11 +62,11 @@ pub enum Status {
 
 /// A session (a relative path) and its verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct DiffEntry {
     /// `/`-separated, relative to the tree root, with `.txt`.
     pub name: String,
     /// What happened to it.
-    pub status: Status,
+    pub status: DiffStatus,
 }
 
 /// Runs `disclose diff`. An entry that cannot be read (a dangling link, a
@@ -85,9 +85,12 @@ pub fn run(args: &DiffArgs) -> Result<Exit> {
     for error in &errors {
         eprintln!("disclose: {error}");
     }
-    let same = entries
-        .iter()
-        .all(|e| matches!(e.status, Status::Unchanged | Status::Unpaired { .. }));
+    let same = entries.iter().all(|e| {
+        matches!(
+            e.status,
+            DiffStatus::Unchanged | DiffStatus::Unpaired { .. }
+        )
+    });
     Ok(if !errors.is_empty() {
         Exit::Usage
     } else if same {
@@ -100,7 +103,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit> {
 /// The verdicts, and every entry that could not be read (`"path": why`).
 #[derive(Default)]
 struct Compared {
-    entries: Vec<Entry>,
+    entries: Vec<DiffEntry>,
     errors: Vec<String>,
 }
 
@@ -116,7 +119,7 @@ fn compare_paths(old: &Path, new: &Path) -> Result<Compared> {
             let name = new.display().to_string();
             let status = compare_files(old, new).map_err(anyhow::Error::msg)?;
             Ok(Compared {
-                entries: vec![Entry { name, status }],
+                entries: vec![DiffEntry { name, status }],
                 errors: Vec::new(),
             })
         }
@@ -185,16 +188,16 @@ fn compare_trees(old: &Path, new: &Path) -> Compared {
             }
         }
     }
-    let verdicts: Vec<Result<Entry, String>> = pairs
+    let verdicts: Vec<Result<DiffEntry, String>> = pairs
         .into_par_iter()
         .map(|(name, old, new)| {
             let status = match (old, new) {
                 (Some(old), Some(new)) => compare_files(&old, &new)?,
-                (Some(old), None) => one_sided(&old, Status::Removed, "OLD")?,
-                (None, Some(new)) => one_sided(&new, Status::Added, "NEW")?,
-                (None, None) => Status::Unchanged,
+                (Some(old), None) => one_sided(&old, DiffStatus::Removed, "OLD")?,
+                (None, Some(new)) => one_sided(&new, DiffStatus::Added, "NEW")?,
+                (None, None) => DiffStatus::Unchanged,
             };
-            Ok(Entry { name, status })
+            Ok(DiffEntry { name, status })
         })
         .collect();
     let mut compared = Compared {
@@ -212,7 +215,7 @@ fn compare_trees(old: &Path, new: &Path) -> Compared {
 
 /// A file in one tree only is added or removed when it is a transcript
 /// (read up to the magic line only), and unpaired otherwise.
-fn one_sided(path: &Path, status: Status, side: &'static str) -> Result<Status, String> {
+fn one_sided(path: &Path, status: DiffStatus, side: &'static str) -> Result<DiffStatus, String> {
     if let Some(kind) = std::fs::metadata(path).ok().as_ref().and_then(kind_of) {
         return Err(format!(
             "\"{}\": {}",
@@ -223,21 +226,21 @@ fn one_sided(path: &Path, status: Status, side: &'static str) -> Result<Status, 
     Ok(if starts_as_transcript(path) {
         status
     } else {
-        Status::Unpaired { side }
+        DiffStatus::Unpaired { side }
     })
 }
 
 /// Bytes first; decoded only when they differ. Each side is a regular file
 /// of at most the golden limit.
-fn compare_files(old: &Path, new: &Path) -> Result<Status, String> {
+fn compare_files(old: &Path, new: &Path) -> Result<DiffStatus, String> {
     let read = |path: &Path| {
         read_regular(path, GOLDEN_MAX_BYTES, "a transcript")
             .map_err(|e| format!("\"{}\": {e}", path.display()))
     };
     let (a, b) = (read(old)?, read(new)?);
     Ok(if a == b {
-        Status::Unchanged
+        DiffStatus::Unchanged
     } else {
-        Status::Changed(Box::new(session::compare(&a, &b)))
+        DiffStatus::Changed(Box::new(session::compare(&a, &b)))
     })
 }

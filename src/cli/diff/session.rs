@@ -34,7 +34,7 @@ pub enum Change {
 
 /// Where the two transcripts first differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Divergence {
+pub struct FirstDivergence {
     /// The old block's line and op, if the old transcript has one there.
     pub old: Option<(usize, String)>,
     /// The new block's line and op.
@@ -88,7 +88,7 @@ pub struct DigestChange {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TranscriptChange {
     /// The first differing block; `None` when only the framing differs.
-    pub divergence: Option<Divergence>,
+    pub divergence: Option<FirstDivergence>,
     /// The first `render` block's bytes.
     pub render: Sizes,
     /// The first `tool_defs` block's bytes.
@@ -169,7 +169,7 @@ fn compare_blocks(old: &[Block<'_>], new: &[Block<'_>]) -> TranscriptChange {
     }
 }
 
-fn divergence<'a>(old: &[Block<'a>], new: &[Block<'a>]) -> Option<Divergence> {
+fn divergence<'a>(old: &[Block<'a>], new: &[Block<'a>]) -> Option<FirstDivergence> {
     let at = (0..old.len().max(new.len())).find(|i| old.get(*i) != new.get(*i))?;
     let (a, b) = (old.get(at), new.get(at));
     let label = |side: &str, block: Option<&Block<'_>>| match block {
@@ -177,7 +177,7 @@ fn divergence<'a>(old: &[Block<'a>], new: &[Block<'a>]) -> Option<Divergence> {
         None => format!("{side} (no block)"),
     };
     let text = |block: Option<&Block<'a>>| block.map_or(&[][..], |b| b.output);
-    Some(Divergence {
+    Some(FirstDivergence {
         old: a.map(|b| (b.line, b.op.to_string())),
         new: b.map(|b| (b.line, b.op.to_string())),
         diff: unified(text(a), text(b), &label("old", a), &label("new", b)),

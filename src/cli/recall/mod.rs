@@ -1,10 +1,10 @@
 //! `disclose recall CATALOG QUERIES [CATALOG QUERIES]...`: how often
-//! `describe` puts an expected tool among its hits (SPEC §14, contract 2),
+//! `describe` puts an expected tool among its hits (SPEC §14.3),
 //! as a figure CI can gate on.
 //!
 //! This module owns the files and the exit status: it builds each run from
 //! a catalog session (its declarations and `start`; every other op is
-//! ignored), reads each task file, and hands both to the library's
+//! ignored), reads each task file, and hands both to `disclose-replay`'s
 //! [`disclose_replay::recall`], which does the measuring. Every bad input is
 //! reported on stderr (`path:line:column: message` where it has a line)
 //! and the rest is still measured and reported; then the exit is 2. The
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use disclose::Run;
-use disclose_replay::recall::{self, Outcome, Summary, Task};
+use disclose_replay::recall::{self, Summary, Task, TaskRank};
 use disclose_replay::session;
 
 use super::{Exit, emit};
@@ -48,7 +48,7 @@ fn percent(text: &str) -> Result<f64, String> {
 }
 
 /// One catalog and its task file, measured.
-pub struct Measured {
+pub struct TaskFile {
     /// The catalog session's path, as given.
     pub catalog: PathBuf,
     /// The task file's path, as given.
@@ -74,7 +74,7 @@ pub fn run(args: &RecallArgs) -> Result<Exit> {
             (Ok(run), Ok((tasks, bad))) => measured.push((
                 run,
                 bad,
-                Measured {
+                TaskFile {
                     catalog: catalog.clone(),
                     queries: queries.clone(),
                     tasks,
@@ -83,7 +83,7 @@ pub fn run(args: &RecallArgs) -> Result<Exit> {
             (run, tasks) => errors.extend(run.err().into_iter().chain(tasks.err())),
         }
     }
-    let mut results: Vec<(&Measured, Vec<Outcome>)> = Vec::with_capacity(measured.len());
+    let mut results: Vec<(&TaskFile, Vec<TaskRank>)> = Vec::with_capacity(measured.len());
     for (run, bad, pair) in &measured {
         let (outcomes, unmeasured) = recall::measure(run, &pair.tasks);
         // One file's errors in file order, whichever stage found them.
@@ -100,7 +100,7 @@ pub fn run(args: &RecallArgs) -> Result<Exit> {
         eprintln!("{error}");
     }
     let overall = Summary::of(results.iter().flat_map(|(_, outcomes)| outcomes));
-    let verdict = args.min_hit8.map(|min| Verdict {
+    let verdict = args.min_hit8.map(|min| Hit8Gate {
         min,
         pass: overall.hit8 as f64 * 100.0 >= min * overall.queries as f64,
     });
@@ -123,7 +123,7 @@ pub fn run(args: &RecallArgs) -> Result<Exit> {
 
 /// `--min-hit8`, and whether the overall hit@8 meets it.
 #[derive(Clone, Copy, Debug)]
-pub struct Verdict {
+pub struct Hit8Gate {
     /// The threshold, in percent.
     pub min: f64,
     /// hit@8 ≥ min.

@@ -6,13 +6,15 @@
 
 use std::fmt::Write as _;
 
-use disclose_replay::recall::{Outcome, Summary};
+use disclose_replay::recall::{Summary, TaskRank};
 use serde_json::{Value, json};
 
-use super::{Measured, Verdict};
+use super::{Hit8Gate, TaskFile};
+use crate::cli::format::json::pretty;
+use crate::cli::format::markdown::{Align, Table, pipes_escaped};
 
 /// Every pair's outcomes, in argument order.
-type Results<'a> = [(&'a Measured, Vec<Outcome<'a>>)];
+type Results<'a> = [(&'a TaskFile, Vec<TaskRank<'a>>)];
 
 fn pct(rate: f64) -> String {
     format!("{:.1}%", rate * 100.0)
@@ -34,7 +36,7 @@ fn tasks(count: usize) -> String {
     format!("{count} task{}", if count == 1 { "" } else { "s" })
 }
 
-fn verdict_line(overall: &Summary, verdict: Verdict) -> String {
+fn verdict_line(overall: &Summary, verdict: Hit8Gate) -> String {
     let hit8 = pct(overall.hit_rate(overall.hit8));
     if verdict.pass {
         format!("hit@8 {hit8} meets --min-hit8 {}%", verdict.min)
@@ -44,7 +46,7 @@ fn verdict_line(overall: &Summary, verdict: Verdict) -> String {
 }
 
 /// The human report.
-pub fn human(results: &Results, overall: &Summary, verdict: Option<Verdict>) -> String {
+pub fn human(results: &Results, overall: &Summary, verdict: Option<Hit8Gate>) -> String {
     let mut out = String::new();
     for (pair, outcomes) in results {
         let _ = writeln!(
@@ -117,7 +119,7 @@ fn summary_json(summary: &Summary) -> Value {
 pub fn json(
     results: &Results,
     overall: &Summary,
-    verdict: Option<Verdict>,
+    verdict: Option<Hit8Gate>,
     errors: usize,
 ) -> String {
     let files: Vec<Value> = results
@@ -152,12 +154,7 @@ pub fn json(
         "pass": verdict.map(|v| v.pass),
         "errors": errors,
     });
-    format!("{report:#}\n")
-}
-
-/// A cell of a Markdown table: `|` escaped, so a query cannot split a row.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
+    pretty(&report)
 }
 
 fn names(names: &[String]) -> String {
@@ -169,36 +166,46 @@ fn names(names: &[String]) -> String {
 }
 
 /// The `--markdown` report (for `$GITHUB_STEP_SUMMARY` or a PR comment).
-pub fn markdown(results: &Results, overall: &Summary, verdict: Option<Verdict>) -> String {
+pub fn markdown(results: &Results, overall: &Summary, verdict: Option<Hit8Gate>) -> String {
     let mut out = String::from("## describe recall\n\n");
-    out.push_str("| tasks | catalog | n | hit@1 | hit@3 | hit@8 | recall@8 | MRR |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|\n");
-    let row = |out: &mut String, tasks: &str, catalog: &str, s: &Summary| {
-        let _ = writeln!(
-            out,
-            "| {tasks} | {catalog} | {} | {} | {} | {} | {} | {:.3} |",
-            s.queries,
+    let mut table = Table::new(
+        &mut out,
+        &[
+            ("tasks", Align::Left),
+            ("catalog", Align::Left),
+            ("n", Align::Right),
+            ("hit@1", Align::Right),
+            ("hit@3", Align::Right),
+            ("hit@8", Align::Right),
+            ("recall@8", Align::Right),
+            ("MRR", Align::Right),
+        ],
+    );
+    let mut row = |tasks: String, catalog: String, s: &Summary| {
+        table.row(&[
+            tasks,
+            catalog,
+            s.queries.to_string(),
             pct(s.hit_rate(s.hit1)),
             pct(s.hit_rate(s.hit3)),
             pct(s.hit_rate(s.hit8)),
             pct(s.recall8()),
-            s.mrr()
-        );
+            format!("{:.3}", s.mrr()),
+        ]);
     };
     for (pair, outcomes) in results {
         row(
-            &mut out,
-            &format!("`{}`", pair.queries.display()),
-            &format!("`{}`", pair.catalog.display()),
+            format!("`{}`", pair.queries.display()),
+            format!("`{}`", pair.catalog.display()),
             &Summary::of(outcomes),
         );
     }
-    row(&mut out, "**all**", "", overall);
+    row("**all**".into(), String::new(), overall);
     if let Some(verdict) = verdict {
         let mark = if verdict.pass { "✅" } else { "❌" };
         let _ = writeln!(out, "\n{mark} {}", verdict_line(overall, verdict));
     }
-    let misses: Vec<(&Measured, &Outcome)> = results
+    let misses: Vec<(&TaskFile, &TaskRank)> = results
         .iter()
         .flat_map(|(pair, outcomes)| outcomes.iter().map(move |o| (*pair, o)))
         .filter(|(_, o)| o.rank.is_none())
@@ -206,19 +213,20 @@ pub fn markdown(results: &Results, overall: &Summary, verdict: Option<Verdict>) 
     if !misses.is_empty() {
         let _ = writeln!(
             out,
-            "\n<details><summary>{} missed</summary>\n\n| task | query | expected | listed instead |\n|---|---|---|---|",
+            "\n<details><summary>{} missed</summary>\n",
             tasks(misses.len())
         );
+        let mut table = Table::new(
+            &mut out,
+            &["task", "query", "expected", "listed instead"].map(|name| (name, Align::Left)),
+        );
         for (pair, outcome) in misses {
-            let _ = writeln!(
-                out,
-                "| `{}:{}` | {} | {} | {} |",
-                pair.queries.display(),
-                outcome.task.line,
-                cell(&outcome.task.query),
+            table.row(&[
+                format!("`{}:{}`", pair.queries.display(), outcome.task.line),
+                pipes_escaped(&outcome.task.query),
                 names(&outcome.task.expect),
-                names(&outcome.hits)
-            );
+                names(&outcome.hits),
+            ]);
         }
         out.push_str("\n</details>\n");
     }

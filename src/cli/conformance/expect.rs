@@ -16,18 +16,18 @@ use serde_json::Value;
 
 /// What an entry expects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Expect {
+pub enum ExpectKind {
     /// The case runs and fails (or errs).
     Fail,
     /// The implementation answers `skipped`.
     Skip,
 }
 
-impl fmt::Display for Expect {
+impl fmt::Display for ExpectKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Expect::Fail => "fail",
-            Expect::Skip => "skip",
+            ExpectKind::Fail => "fail",
+            ExpectKind::Skip => "skip",
         })
     }
 }
@@ -36,7 +36,7 @@ impl fmt::Display for Expect {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expectation {
     /// What is expected.
-    pub expect: Expect,
+    pub expect: ExpectKind,
     /// Why, as written.
     pub why: String,
     /// Its line in the file.
@@ -109,8 +109,8 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Expectations> {
         };
         let case = text_field("case")?;
         let expect = match text_field("expect")?.as_str() {
-            "fail" => Expect::Fail,
-            "skip" => Expect::Skip,
+            "fail" => ExpectKind::Fail,
+            "skip" => ExpectKind::Skip,
             other => bail!(
                 "{}: \"expect\" is \"fail\" or \"skip\", not \"{other}\"",
                 at(line, start)
@@ -151,14 +151,14 @@ mod tests {
         assert_eq!(
             found.get("a/b"),
             Some(&Expectation {
-                expect: Expect::Fail,
+                expect: ExpectKind::Fail,
                 why: "hints cut bytes".into(),
                 line: 1
             })
         );
         assert_eq!(
             found.get("a/c").map(|e| (e.expect, e.line)),
-            Some((Expect::Skip, 3))
+            Some((ExpectKind::Skip, 3))
         );
         assert_eq!(found.entries.len(), 2);
     }

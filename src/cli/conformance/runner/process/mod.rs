@@ -12,7 +12,7 @@
 //! started outlives `check` (unless it left the group, e.g. by `setsid`).
 //! The caller decides whether to start another.
 //!
-//! Nothing it writes is kept whole: a line longer than [`LINE_MAX`] is
+//! Nothing it writes is kept whole: a line longer than [`streams::LINE_MAX`] is
 //! dropped as it is read, and of bytes that break the protocol only the
 //! first [`KEPT_MAX`] are kept, for the report.
 //!
@@ -20,28 +20,29 @@
 //! [`Process::receive`]) so the caller can work between them while the
 //! implementation does; the timeout still runs from the send, and a line
 //! counts as on time by when the reader got it, not when it was looked at.
+//!
+//! The bytes kept of what went wrong are [`trouble`]'s; reading stdout into
+//! lines and stderr into a tail is [`streams`]'s; the process group is
+//! [`group`]'s. Whether a line is a right answer is not decided here: the
+//! runner's `judge` does that.
+
+mod group;
+mod streams;
+mod trouble;
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write as _};
-use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::io::Write as _;
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::cli::protocol::{self, HelloReply, Kind};
+use crate::cli::conformance::protocol::{self, HelloReply, MessageKind};
+use streams::{LINE_MAX, ReaderEvent, collect_stderr, read_lines};
+pub use trouble::{KEPT_MAX, Offending, Trouble, kept};
 
-/// The last this many lines of stderr are shown with a problem.
-pub const STDERR_TAIL: usize = 20;
-/// Longer stderr lines are cut to this many bytes.
-const STDERR_LINE_MAX: usize = 1000;
-/// A stdout line longer than this is a protocol violation, not an answer.
-pub const LINE_MAX: usize = 256 * 1024 * 1024;
-/// Of anything an implementation wrote that a report shows (bytes that
-/// break the protocol, a reason, a case id, a diff), at most this many
-/// bytes are kept, in memory and in every report (docs/decisions.md).
-pub const KEPT_MAX: usize = 8 * 1024;
 /// How long after the process exited a line it wrote before is still
 /// awaited: the reader only has to be scheduled, unless a process it
 /// started holds stdout open.
@@ -59,76 +60,16 @@ pub struct Settings {
     pub validate: bool,
 }
 
-/// Something that went wrong in the conversation: the case it happened on
-/// is errored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Trouble {
-    /// What went wrong, in a sentence.
-    pub what: String,
-    /// The bytes the implementation wrote that broke the protocol, if any.
-    pub offending: Option<Offending>,
-    /// The last lines of its stderr.
-    pub stderr: Vec<String>,
-}
-
-/// Bytes that broke the protocol: the first [`KEPT_MAX`] of them, and how
-/// many there were.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Offending {
-    /// The first bytes, at most [`KEPT_MAX`].
-    pub head: Vec<u8>,
-    /// How many bytes there were in all.
-    pub len: usize,
-}
-
-impl Offending {
-    /// The first [`KEPT_MAX`] of `bytes`, copied.
-    pub fn of(bytes: &[u8]) -> Offending {
-        Offending {
-            head: bytes[..bytes.len().min(KEPT_MAX)].to_vec(),
-            len: bytes.len(),
-        }
-    }
-}
-
-/// `text`, cut to at most [`KEPT_MAX`] bytes at a char boundary, saying
-/// how many were left out.
-pub fn kept(text: &str) -> String {
-    if text.len() <= KEPT_MAX {
-        return text.to_string();
-    }
-    let mut end = KEPT_MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} more bytes)", &text[..end], text.len() - end)
-}
-
-/// What the reader and the exit watcher tell [`Process::receive`].
-enum Line {
-    /// A line, without its `\n`.
-    Text(Vec<u8>),
-    /// A line longer than [`LINE_MAX`]: its first bytes.
-    TooLong(Offending),
-    /// stdout closed.
-    End,
-    /// stdout could not be read.
-    Failed(String),
-    /// The process exited (it is not reaped yet, so its group can still
-    /// be killed safely).
-    Exited,
-}
-
 /// A running implementation.
 pub struct Process {
     child: Child,
-    /// Whether [`Line::Exited`] was seen.
+    /// Whether [`ReaderEvent::Exited`] was seen.
     exited: bool,
     /// Whether the child's group was killed and the child reaped.
     reaped: bool,
     to: Option<Sender<Vec<u8>>>,
     /// Each line with the moment the reader got it.
-    from: Receiver<(Line, Instant)>,
+    from: Receiver<(ReaderEvent, Instant)>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_done: Receiver<()>,
 }
@@ -183,7 +124,7 @@ impl Process {
         let pid = child.id();
         std::thread::spawn(move || {
             if group::exited(pid) {
-                let _ = exit_tx.send((Line::Exited, Instant::now()));
+                let _ = exit_tx.send((ReaderEvent::Exited, Instant::now()));
             }
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -206,18 +147,18 @@ impl Process {
 
     /// Says hello and reads the reply.
     pub fn hello(&mut self, settings: &Settings) -> Result<HelloReply, Trouble> {
-        let hello = protocol::hello();
-        if let Some(why) = own_trouble(&hello, Kind::Hello, settings) {
+        let hello = protocol::hello_message();
+        if let Some(why) = own_trouble(&hello, MessageKind::Hello, settings) {
             return Err(self.refuse(why));
         }
         let sent = self.send(&hello)?;
         let reply = self.receive(sent, settings)?;
         if settings.validate
-            && let Err(why) = Kind::HelloReply.validate(&reply.value)
+            && let Err(why) = MessageKind::HelloReply.validate(&reply.value)
         {
             return Err(self.broke(format!("its hello reply {why}"), &reply));
         }
-        let mut hello = protocol::hello_reply(&reply.value)
+        let mut hello = protocol::read_hello_reply(&reply.value)
             .map_err(|why| self.broke(format!("its hello reply is wrong: {why}"), &reply))?;
         // Every report names it by these: none is kept longer than a
         // report keeps anything the implementation wrote.
@@ -271,7 +212,7 @@ impl Process {
                 None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             return match received {
-                Ok((Line::Exited, _)) => {
+                Ok((ReaderEvent::Exited, _)) => {
                     self.exited = true;
                     after_exit = Some(Instant::now() + AFTER_EXIT);
                     continue;
@@ -279,19 +220,19 @@ impl Process {
                 Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
                     Err(self.trouble(late(), None))
                 }
-                Ok((Line::Text(raw), _)) => match disclose_replay::json::parse_slice(&raw) {
+                Ok((ReaderEvent::Text(raw), _)) => match disclose_replay::json::parse_slice(&raw) {
                     Ok(value) => Ok(Message { value, raw }),
                     Err(e) => Err(self.trouble(
                         format!("it wrote a line that is not JSON ({e})"),
                         Some(Offending::of(&raw)),
                     )),
                 },
-                Ok((Line::TooLong(start), _)) => Err(self.trouble(
+                Ok((ReaderEvent::TooLong(start), _)) => Err(self.trouble(
                     format!("it wrote a line longer than {LINE_MAX} bytes"),
                     Some(start),
                 )),
-                Ok((Line::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
-                Ok((Line::End, _)) | Err(RecvTimeoutError::Disconnected) => {
+                Ok((ReaderEvent::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
+                Ok((ReaderEvent::End, _)) | Err(RecvTimeoutError::Disconnected) => {
                     Err(self.died("it closed stdout without answering"))
                 }
                 Err(RecvTimeoutError::Timeout) if self.exited && deadline.is_none_or(|d| Instant::now() < d) => {
@@ -325,7 +266,7 @@ impl Process {
     /// wrong is returned, for a warning.
     pub fn bye(mut self, settings: &Settings) -> Option<String> {
         if let Some(to) = self.to.take() {
-            let _ = to.send(format!("{}\n", protocol::bye()).into_bytes());
+            let _ = to.send(format!("{}\n", protocol::bye_message()).into_bytes());
         }
         let limit = settings.timeout.max(GRACE);
         let exited = self.exit_within(limit);
@@ -383,7 +324,7 @@ impl Process {
                 None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             match received {
-                Ok((Line::Exited, _)) => self.exited = true,
+                Ok((ReaderEvent::Exited, _)) => self.exited = true,
                 Ok(_) => {}
                 // Timed out, or the watcher could not wait.
                 Err(_) => return false,
@@ -437,7 +378,7 @@ fn describe(status: ExitStatus) -> String {
 
 /// With `--validate-protocol`, why the harness's own `message` breaks the
 /// schema of `kind`; `None` when it does not, or when not validating.
-pub fn own_trouble(message: &str, kind: Kind, settings: &Settings) -> Option<String> {
+pub fn own_trouble(message: &str, kind: MessageKind, settings: &Settings) -> Option<String> {
     if !settings.validate {
         return None;
     }
@@ -448,260 +389,4 @@ pub fn own_trouble(message: &str, kind: Kind, settings: &Settings) -> Option<Str
 /// `10 s`, `0.5 s`.
 pub fn seconds(duration: Duration) -> String {
     format!("{} s", duration.as_secs_f64())
-}
-
-fn read_lines(stdout: ChildStdout, lines: &Sender<(Line, Instant)>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let line = match next_line(&mut reader, LINE_MAX) {
-            Ok(line) => line,
-            Err(e) => Line::Failed(e.to_string()),
-        };
-        let last = matches!(line, Line::End | Line::TooLong(_) | Line::Failed(_));
-        if lines.send((line, Instant::now())).is_err() || last {
-            return;
-        }
-    }
-}
-
-/// The next line of `reader`, without its `\n` (the last one may lack
-/// it); [`Line::TooLong`] as soon as it holds more than `max` bytes, so it
-/// never takes more than `max` bytes of memory (a doubling `Vec` would
-/// take twice that for the byte past the limit).
-fn next_line(reader: &mut impl BufRead, max: usize) -> std::io::Result<Line> {
-    let mut line = Vec::new();
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(if line.is_empty() {
-                Line::End
-            } else {
-                Line::Text(line)
-            });
-        }
-        let (take, ended) = match memchr::memchr(b'\n', buf) {
-            Some(at) => (at, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > max {
-            // Only the first bytes are kept, and the count read so far.
-            let mut start = Offending::of(&line);
-            let more = KEPT_MAX.saturating_sub(start.head.len()).min(take);
-            start.head.extend_from_slice(&buf[..more]);
-            start.len += take;
-            return Ok(Line::TooLong(start));
-        }
-        line.extend_from_slice(&buf[..take]);
-        reader.consume(take + usize::from(ended));
-        if ended {
-            return Ok(Line::Text(line));
-        }
-    }
-}
-
-fn collect_stderr(stderr: ChildStderr, tail: &Mutex<VecDeque<String>>) {
-    let mut reader = BufReader::new(stderr);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let limit = u64::try_from(STDERR_LINE_MAX).unwrap_or(u64::MAX);
-        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let ended = line.last() == Some(&b'\n');
-        if ended {
-            line.pop();
-        }
-        let text = String::from_utf8_lossy(&line).into_owned();
-        if let Ok(mut tail) = tail.lock() {
-            if tail.len() == STDERR_TAIL {
-                tail.pop_front();
-            }
-            tail.push_back(if ended { text } else { format!("{text}…") });
-        }
-        if !ended && line.len() >= STDERR_LINE_MAX && skip_line(&mut reader).is_err() {
-            return;
-        }
-    }
-}
-
-/// Skips to just past the next `\n` without keeping what it skips.
-fn skip_line(reader: &mut impl std::io::BufRead) -> std::io::Result<()> {
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(());
-        }
-        if let Some(at) = buf.iter().position(|b| *b == b'\n') {
-            reader.consume(at + 1);
-            return Ok(());
-        }
-        let n = buf.len();
-        reader.consume(n);
-    }
-}
-
-/// The process group an implementation runs in (Unix): started as the
-/// leader of a group of its own, so that the group — the implementation and
-/// everything it started that did not leave it — can be killed at once.
-/// The group is killed only while its leader is not yet reaped (alive, or a
-/// zombie), so its id cannot have been taken by another process.
-#[cfg(unix)]
-mod group {
-    use std::os::unix::process::CommandExt as _;
-    use std::process::{Child, Command};
-    use std::sync::Once;
-    use std::sync::atomic::{AtomicI32, Ordering};
-
-    /// Makes the command's process the leader of a new group.
-    pub fn own(command: &mut Command) {
-        command.process_group(0);
-    }
-
-    /// The groups alive now, for [`on_signal`]: 0 is a free slot. More
-    /// implementations than slots at once are still killed as usual, only
-    /// not on a signal.
-    static LIVE: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
-
-    /// Notes the child's group as alive, so that a SIGINT, SIGTERM or
-    /// SIGHUP to `check` (a Ctrl-C: the groups are not in the terminal's
-    /// foreground group) kills it too before `check` dies.
-    pub fn enrol(child: &Child) {
-        static HANDLER: Once = Once::new();
-        HANDLER.call_once(|| {
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                // SAFETY: `on_signal` only makes async-signal-safe calls
-                // (kill, signal, raise) and reads atomics.
-                unsafe {
-                    libc::signal(signal, on_signal as *const () as libc::sighandler_t);
-                }
-            }
-        });
-        if let Ok(pid) = i32::try_from(child.id()) {
-            // The first free slot takes it; with none free, none does.
-            let _ = LIVE.iter().any(|slot| {
-                slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-                    .is_ok()
-            });
-        }
-    }
-
-    /// Kills every live group, then dies of the signal as `check` would
-    /// have.
-    extern "C" fn on_signal(signal: libc::c_int) {
-        for slot in &LIVE {
-            let group = slot.load(Ordering::SeqCst);
-            if group > 0 {
-                // SAFETY: async-signal-safe; the group's leader is not
-                // reaped while its slot holds it.
-                unsafe {
-                    libc::kill(-group, libc::SIGKILL);
-                }
-            }
-        }
-        // SAFETY: both are async-signal-safe; the default action ends us.
-        unsafe {
-            libc::signal(signal, libc::SIG_DFL);
-            libc::raise(signal);
-        }
-    }
-
-    /// SIGKILL to the child's whole group (the child is not reaped yet),
-    /// and its slot freed before it is reaped.
-    pub fn kill(child: &mut Child) {
-        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-            // SAFETY: kill(2) takes plain integers and touches no memory of
-            // ours; the group id is the child's pid, which is not reused
-            // while the child is unreaped.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-            for slot in &LIVE {
-                let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
-            }
-        }
-        let _ = child.kill();
-    }
-
-    /// Blocks until process `pid` (a child of ours) has exited, without
-    /// reaping it; `false` when it cannot wait (the child was reaped).
-    pub fn exited(pid: u32) -> bool {
-        let pid = libc::id_t::from(pid);
-        loop {
-            // SAFETY: waitid(2) writes one siginfo_t, which is ours and
-            // zeroed; WNOWAIT leaves the child to be reaped by `Child`.
-            let done = unsafe {
-                let mut info: libc::siginfo_t = std::mem::zeroed();
-                libc::waitid(
-                    libc::P_PID,
-                    pid,
-                    &raw mut info,
-                    libc::WEXITED | libc::WNOWAIT,
-                )
-            };
-            if done == 0 {
-                return true;
-            }
-            if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                return false;
-            }
-        }
-    }
-}
-
-/// Elsewhere only the process itself is killed, and its exit is not
-/// watched (a crash is seen when stdout closes).
-#[cfg(not(unix))]
-mod group {
-    use std::process::{Child, Command};
-
-    pub fn own(_: &mut Command) {}
-
-    pub fn enrol(_: &Child) {}
-
-    pub fn kill(child: &mut Child) {
-        let _ = child.kill();
-    }
-
-    pub fn exited(_: u32) -> bool {
-        false
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lines(text: &[u8], max: usize) -> Vec<String> {
-        let mut reader = std::io::BufReader::with_capacity(3, text);
-        let mut out = Vec::new();
-        loop {
-            match next_line(&mut reader, max).expect("a slice reads") {
-                Line::Text(line) => out.push(String::from_utf8_lossy(&line).into_owned()),
-                Line::TooLong(start) => {
-                    out.push(format!(
-                        "too long: {} of {}",
-                        String::from_utf8_lossy(&start.head),
-                        start.len
-                    ));
-                    return out;
-                }
-                Line::End => return out,
-                Line::Failed(why) => panic!("{why}"),
-                Line::Exited => panic!("no process here"),
-            }
-        }
-    }
-
-    #[test]
-    fn a_line_is_cut_as_soon_as_it_passes_the_limit() {
-        assert_eq!(lines(b"ab\n\ncdef\nlast", 4), ["ab", "", "cdef", "last"]);
-        assert_eq!(
-            lines(b"abcd\nabcde\nnever", 4),
-            ["abcd", "too long: abcde of 5"]
-        );
-        assert_eq!(lines(b"", 4), Vec::<String>::new());
-        assert_eq!(lines(b"abcdefgh", 4), ["too long: abcdef of 6"]);
-    }
 }

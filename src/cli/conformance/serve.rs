@@ -1,4 +1,4 @@
-//! `disclose serve`: this crate's library behind the conformance protocol
+//! `disclose serve`: the `disclose` library behind the conformance protocol
 //! (`docs/protocol.md`) on stdin and stdout, the reference implementation
 //! that `disclose check --impl "disclose serve"` runs the corpus through.
 //!
@@ -7,9 +7,10 @@
 //! handed to the same parser and replay as `disclose replay`, so serve can
 //! only differ from the in-process check in how it is framed, never in what
 //! it answers. The ops are parsed once, by the session parser: the message
-//! is read with each op kept as raw text (`protocol::request`). It writes
-//! nothing to stderr unless the harness breaks the protocol, which ends it
-//! with exit 2.
+//! is read with each op kept as raw text
+//! ([`protocol::read_harness_message`]). It writes nothing to stderr unless
+//! the harness breaks the protocol, which ends it with exit 2. It judges
+//! nothing: whether its answers match the goldens is the runner's to say.
 
 use std::io::{BufRead as _, Write as _};
 
@@ -18,8 +19,8 @@ use disclose_replay::replay::replay;
 use disclose_replay::session;
 use serde_json::value::RawValue;
 
-use super::Exit;
-use super::protocol::{self, Answer, BadRequest, HelloReply, Implementation, Request};
+use super::protocol::{self, BadMessage, CaseAnswer, HarnessMessage, HelloReply, Implementation};
+use crate::cli::Exit;
 
 /// Runs `disclose serve` until `bye` or the end of stdin.
 pub fn run() -> Result<Exit> {
@@ -43,21 +44,23 @@ pub fn run() -> Result<Exit> {
             continue;
         }
         reply.clear();
-        match protocol::request(&line) {
-            Ok(Request::Hello(version)) if version == protocol::PROTOCOL => {
+        match protocol::read_harness_message(&line) {
+            Ok(HarnessMessage::Hello(version)) if version == protocol::PROTOCOL => {
                 reply.push_str(&hello_reply());
             }
-            Ok(Request::Hello(version)) => bail!(
+            Ok(HarnessMessage::Hello(version)) => bail!(
                 "stdin line {number}: the harness speaks protocol {version}; this serves protocol {}",
                 protocol::PROTOCOL
             ),
-            Ok(Request::Run { case, ops }) => answer(&ops, &mut text).write_line(&case, &mut reply),
-            Ok(Request::Bye) => return Ok(Exit::Pass),
-            Err(BadRequest::NotJson(error)) => {
+            Ok(HarnessMessage::Run { case, ops }) => {
+                answer(&ops, &mut text).write_line(&case, &mut reply)
+            }
+            Ok(HarnessMessage::Bye) => return Ok(Exit::Pass),
+            Err(BadMessage::NotJson(error)) => {
                 return Err(anyhow::Error::new(error)
                     .context(format!("stdin line {number} is not a JSON message")));
             }
-            Err(BadRequest::Wrong(why)) => bail!("stdin line {number}: {why}"),
+            Err(BadMessage::Wrong(why)) => bail!("stdin line {number}: {why}"),
         }
         // One message per line, flushed: the harness waits for each.
         stdout
@@ -85,7 +88,7 @@ fn hello_reply() -> String {
 /// The outputs of one case's ops, replayed from an empty catalog; ops that
 /// do not make a well-formed session are `errored`, naming the op. The
 /// session's text is written in `text`.
-fn answer(ops: &[&RawValue], text: &mut String) -> Answer {
+fn answer(ops: &[&RawValue], text: &mut String) -> CaseAnswer {
     const HEADER: &str = r#"{"op":"session","format":1,"about":"a conformance run"}"#;
     text.clear();
     text.reserve(HEADER.len() + 1 + ops.iter().map(|op| op.get().len() + 1).sum::<usize>());
@@ -98,7 +101,7 @@ fn answer(ops: &[&RawValue], text: &mut String) -> Answer {
         text.push('\n');
     }
     match session::parse(text.as_bytes()) {
-        Ok(session) => Answer::Outputs(
+        Ok(session) => CaseAnswer::Outputs(
             replay(&session)
                 .steps
                 .into_iter()
@@ -106,7 +109,7 @@ fn answer(ops: &[&RawValue], text: &mut String) -> Answer {
                 .collect(),
         ),
         // Line 1 is the header written above; op i is on line i + 2.
-        Err(error) => Answer::Errored(format!(
+        Err(error) => CaseAnswer::Errored(format!(
             "ops[{}] is not a well-formed op: {}",
             error.line.saturating_sub(2),
             error.message
@@ -119,9 +122,10 @@ mod tests {
     use super::*;
 
     /// The answer to a run of `ops` (the text of the message's list).
-    fn answer_to(ops: &str) -> Answer {
+    fn answer_to(ops: &str) -> CaseAnswer {
         let line = format!(r#"{{"cmd":"run","case":"s/c","ops":{ops}}}"#);
-        let Ok(Request::Run { ops, .. }) = protocol::request(line.as_bytes()) else {
+        let Ok(HarnessMessage::Run { ops, .. }) = protocol::read_harness_message(line.as_bytes())
+        else {
             panic!("{line} is a run");
         };
         answer(&ops, &mut String::new())
@@ -131,7 +135,7 @@ mod tests {
     fn ops_are_replayed_as_a_session() {
         assert_eq!(
             answer_to(r#"[{"op":"start","mode":"chat"}, {"op":"describe","name":"  "}]"#),
-            Answer::Outputs(vec![
+            CaseAnswer::Outputs(vec![
                 "run started in chat mode at generation 0\n".into(),
                 "refused E_INVALID_ARGS describe.query: the query is empty\n".into(),
             ])
@@ -144,18 +148,18 @@ mod tests {
         // session line and parses as sent.
         assert_eq!(
             answer_to("[ {\"op\":\r\"start\",\t\"mode\" : \"work\"} ]"),
-            Answer::Outputs(vec!["run started in work mode at generation 0\n".into()])
+            CaseAnswer::Outputs(vec!["run started in work mode at generation 0\n".into()])
         );
     }
 
     #[test]
     fn a_malformed_op_is_errored_and_named() {
-        let Answer::Errored(why) = answer_to(r#"[{"op":"start","mode":"chat"},{"op":"nap"}]"#)
+        let CaseAnswer::Errored(why) = answer_to(r#"[{"op":"start","mode":"chat"},{"op":"nap"}]"#)
         else {
             panic!("an unknown op is malformed");
         };
         assert!(why.starts_with("ops[1] is not a well-formed op: "), "{why}");
-        let Answer::Errored(why) = answer_to("[7]") else {
+        let CaseAnswer::Errored(why) = answer_to("[7]") else {
             panic!("a number is not an op");
         };
         assert!(why.starts_with("ops[0] is not a well-formed op: "), "{why}");
