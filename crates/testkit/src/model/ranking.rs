@@ -1,19 +1,19 @@
-//! SPEC §5 in the model (contract 3): words, stopwords, params, `df` over
-//! stems and `dfv` over vector words, the integer weight, the WordPiece
-//! split over a map of the vocabulary with no bound on an entry's length,
-//! the vectors, `isqrt` by Newton's method, the floored cosine, the fusion
-//! and the order; and `describe`'s ranked answer.
+//! SPEC §5 in the model (contract 3): the candidates and their params,
+//! `df` over stems and `dfv` over vector words, the integer weight, the
+//! vectors, `isqrt` by Newton's method, the floored cosine, the fusion and
+//! the order; and `describe`'s ranked answer.
 //!
 //! Every score is recomputed from the words for each query. It owns §5's
-//! reading for the tests and the fuzzer; it does not own the hint (`index`)
-//! or anything of the library's but `stem`.
+//! arithmetic for the tests and the fuzzer; it does not own the words and
+//! the WordPiece split (`words`), the hint (`index`) or anything of the
+//! library's but `stem`.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use super::index::hint;
+use super::words::{STOPWORDS, pieces, vocabulary, word_list};
 
 /// SPEC §1: the two doors, `describe` and `call`, with their descriptions
 /// and their input schemas' property keys (none has a description). Every
@@ -32,70 +32,11 @@ pub const DOORS: [(&str, &str, &[&str]); 2] = [
     ),
 ];
 
-/// SPEC §5's 75 stopwords, typed again from the spec (not the library's
-/// list), in the spec's byte order.
-pub const STOPWORDS: [&str; 75] = [
-    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "could",
-    "did", "do", "does", "for", "from", "he", "her", "his", "how", "i", "if", "in", "into", "is",
-    "it", "its", "like", "me", "my", "need", "no", "not", "of", "on", "or", "our", "please", "she",
-    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there",
-    "these", "they", "this", "to", "too", "us", "very", "want", "was", "we", "what", "when",
-    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
-];
-
 /// SPEC §16 `DESCRIBE_HITS`: how many hits a keyword answer lists.
 pub const HITS: usize = 8;
 
 /// SPEC §16 `QUERY_MAX_BYTES`.
 pub const QUERY_MAX: usize = 256;
-
-/// SPEC §5 `words(s)`, as a set:
-///
-/// 1. the maximal runs of `char::is_alphanumeric` characters;
-/// 2. each run cut between an ASCII lowercase letter or ASCII digit and the
-///    ASCII uppercase letter right after it;
-/// 3. each piece lowercased char by char with `char::to_lowercase`.
-pub fn words(s: &str) -> BTreeSet<String> {
-    word_list(s).into_iter().collect()
-}
-
-/// SPEC §5 `words(s)` as a list: every occurrence, in order.
-pub fn word_list(s: &str) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
-    let mut words = Vec::new();
-    let mut at = 0;
-    while at < chars.len() {
-        if !chars[at].is_alphanumeric() {
-            at += 1;
-            continue;
-        }
-        // 1.
-        let end = chars[at..]
-            .iter()
-            .position(|c| !c.is_alphanumeric())
-            .map_or(chars.len(), |n| at + n);
-        let run = &chars[at..end];
-        // 2.
-        let mut piece = 0;
-        for k in 1..run.len() {
-            let before = run[k - 1];
-            if (before.is_ascii_lowercase() || before.is_ascii_digit())
-                && run[k].is_ascii_uppercase()
-            {
-                words.push(lowercased(&run[piece..k]));
-                piece = k;
-            }
-        }
-        words.push(lowercased(&run[piece..]));
-        at = end;
-    }
-    words
-}
-
-/// 3. of [`words`].
-fn lowercased(chars: &[char]) -> String {
-    chars.iter().flat_map(|c| c.to_lowercase()).collect()
-}
 
 /// SPEC §5 `weight(df)` for `n` candidates: the number of binary digits
 /// of `⌊(n+1)² / df²⌋` when `df ≥ 1`, of `(n+1)²` when `df = 0`, in `u128`.
@@ -183,54 +124,6 @@ impl Candidate {
             }
         }
     }
-}
-
-/// The vocabulary, entry → its first line, read from the contract's data;
-/// and the rows, as i64.
-fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) {
-    type Data = (BTreeMap<String, usize>, Vec<Vec<i64>>);
-    static DATA: OnceLock<Data> = OnceLock::new();
-    DATA.get_or_init(|| {
-        let text = String::from_utf8_lossy(disclose::internals::contract3::WORDPIECE);
-        let mut entries = BTreeMap::new();
-        for (line, entry) in text.lines().enumerate() {
-            entries.entry(entry.to_string()).or_insert(line);
-        }
-        let rows = (disclose::internals::contract3::VECTORS.chunks(128))
-            .map(|row| row.iter().map(|b| i64::from(*b as i8)).collect())
-            .collect();
-        (entries, rows)
-    })
-}
-
-/// SPEC §5 `pieces(w)`: from each position, the longest piece that is an
-/// entry (`##`-prefixed after the first), trying every end; empty on a
-/// position with no match or past 100 characters.
-pub fn pieces(word: &str) -> Vec<usize> {
-    let (entries, _) = vocabulary();
-    let chars: Vec<char> = word.chars().collect();
-    if chars.len() > 100 {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut from = 0;
-    while from < chars.len() {
-        let hit = (from + 1..=chars.len()).rev().find_map(|end| {
-            let piece: String = chars[from..end].iter().collect();
-            let key = if from == 0 {
-                piece
-            } else {
-                format!("##{piece}")
-            };
-            entries.get(&key).map(|line| (end, *line))
-        });
-        let Some((end, line)) = hit else {
-            return Vec::new();
-        };
-        out.push(line);
-        from = end;
-    }
-    out
 }
 
 /// SPEC §5 `isqrt`, the largest `r` with `r² ≤ x`, by Newton's method
@@ -423,27 +316,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn words_are_the_spec_examples() {
-        let set = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<BTreeSet<_>>();
-        assert_eq!(
-            words("getWeatherForecast HTTPServer"),
-            set(&["forecast", "get", "httpserver", "weather"])
-        );
-        assert_eq!(
-            words("github__create_issue v2API x9y-Z"),
-            set(&["api", "create", "github", "issue", "v2", "x9y", "z"])
-        );
-        // Non-ASCII letters never cut a word; 'İ' lowercases to two chars;
-        // no final-sigma rule.
-        assert_eq!(
-            words("ÀB aÉ İx ΟΔΟΣ"),
-            set(&["aé", "àb", "i\u{307}x", "οδοσ"])
-        );
-        assert_eq!(words("中文 x"), set(&["x", "中文"]));
-        assert!(words(" _-. …").is_empty());
-    }
-
-    #[test]
     fn weight_is_the_bit_length_of_the_squared_ratio() {
         // (N+1)²/df²: 16/9 → 1 → 1 bit; 16/4 → 4 → 3; 16/1 → 16 → 5;
         // 4/1 → 4 → 3; 10⁶/1 → 20 bits; 36/25 → 1 → 1.
@@ -453,17 +325,6 @@ mod tests {
         assert_eq!(weight(1, 1), 3);
         assert_eq!(weight(999, 1), 20);
         assert_eq!(weight(5, 5), 1);
-    }
-
-    #[test]
-    fn the_stopwords_are_75_in_byte_order() {
-        assert!(
-            STOPWORDS
-                .windows(2)
-                .all(|w| w[0].as_bytes() < w[1].as_bytes())
-        );
-        // Typed twice from the spec, apart: a typo in either shows here.
-        assert_eq!(STOPWORDS, disclose::internals::search::STOPWORDS);
     }
 
     /// A run of the two doors, two tools and a skill: N = 5.
