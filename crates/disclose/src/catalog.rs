@@ -475,11 +475,6 @@ impl Catalog {
         };
         Ok(self.skills.entry(name.to_string()).or_insert(skill))
     }
-
-    #[cfg(test)]
-    pub(crate) fn set_generation_for_test(&mut self, generation: u64) {
-        self.generation = generation;
-    }
 }
 
 /// Whether `text` is 64 lowercase hex digits.
@@ -512,7 +507,7 @@ mod tests {
         assert!(catalog.admit_tool(&tool("a")).is_err());
         assert_eq!(catalog.generation(), 1, "a refusal does not count");
 
-        catalog.set_generation_for_test(u64::MAX);
+        catalog.generation = u64::MAX;
         let refusal = catalog.admit_tool(&tool("b")).map(|_| ()).unwrap_err();
         assert_eq!(
             refusal.to_lines(),

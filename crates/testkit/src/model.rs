@@ -8,9 +8,9 @@
 //! [`index`] is SPEC §4 (the hint walks chars through the spec's steps;
 //! `pack` is the Lean definition transcribed clause for clause, recursive,
 //! over the byte strings of the lines rather than their lengths), and
-//! [`words`] and [`ranking`] are SPEC §5 (every candidate scored against every query stem
-//! and by its vector, recomputed from the words for each query, where the
-//! library builds postings and vectors once). Nothing here calls the
+//! [`words`] and [`ranking`] are SPEC §5 (every candidate scored against
+//! every query stem and by its vector, recomputed from the words for each
+//! query, where the library builds postings and vectors once). Nothing here calls the
 //! library's rules: the header, the marker, the ceiling, the doors and the
 //! stopwords are spelled out again. Only `stem` is the library's
 //! (`disclose::internals::stem`, pinned line by line by
