@@ -1,5 +1,5 @@
 //! Every shipped session, and so every blessed `describe` answer, agrees
-//! with the fuzzer's reference model of SPEC §4–§5 (`fuzzing::model`,
+//! with the fuzzer's reference model of SPEC §4–§5 (`disclose_testkit::model`,
 //! written apart from the library): a golden blessed from a wrong ranking
 //! fails here, not only against itself.
 
