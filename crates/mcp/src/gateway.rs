@@ -24,7 +24,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -230,7 +230,11 @@ impl Gateway {
             )
             .await
         {
-            Called::Result(result) => result.into(),
+            Called::Result(mut result) => {
+                // The 2026-07-28 envelope; rmcp drops it for older clients.
+                result.result_type = Some(ResultType::COMPLETE);
+                result.into()
+            }
             Called::Failed(text) => error(text).into(),
             Called::Cancelled => error(format!(
                 "disclose: the client cancelled tools/call \"{}\"; server \"{}\" was told\n",
@@ -361,7 +365,12 @@ fn error(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
-fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+/// A result built from JSON, with the 2026-07-28 `resultType` envelope
+/// (rmcp drops it for clients of older versions).
+fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+    if let Value::Object(map) = &mut value {
+        map.insert("resultType".into(), json!("complete"));
+    }
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
