@@ -12,8 +12,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{
-    Driver, Sdk, Wire, canonical, config, everything, everything_http, filesystem, gone,
-    is_error, memory, text, upstream_pid,
+    Driver, Sdk, Wire, canonical, config, everything, everything_http, filesystem, gone, is_error,
+    memory, text, upstream_pid,
 };
 use serde_json::{Value, json};
 
@@ -91,10 +91,17 @@ fn tools_list_is_byte_identical_across_processes_and_both_clients() {
         let (status, _) = wire.disconnect(Duration::from_secs(20));
         assert!(status.success());
     }
-    assert_eq!(lines[0], lines[1], "tools/list differs between two processes");
+    assert_eq!(
+        lines[0], lines[1],
+        "tools/list differs between two processes"
+    );
     let answer: Value = serde_json::from_str(&lines[0]).expect("JSON");
     let tools = &answer["result"]["tools"];
-    assert_eq!(canonical(tools), doors(), "tools/list is the run's tool_defs (mcp)");
+    assert_eq!(
+        canonical(tools),
+        doors(),
+        "tools/list is the run's tool_defs (mcp)"
+    );
     // The same list, the same index, through every client.
     let mut seen = Vec::new();
     for sdk in [Sdk::PythonModern, Sdk::PythonLegacy, Sdk::TypeScript] {
@@ -112,11 +119,23 @@ fn tools_list_is_byte_identical_across_processes_and_both_clients() {
     let protocol = |sdk| format!("{sdk:?}");
     for (sdk, list, instructions) in &seen {
         assert_eq!(list, &doors(), "{} sees another tool list", protocol(sdk));
-        assert_eq!(instructions, &seen[0].2, "{} sees another index", protocol(sdk));
+        assert_eq!(
+            instructions,
+            &seen[0].2,
+            "{} sees another index",
+            protocol(sdk)
+        );
     }
     let index = seen[0].2.clone().expect("instructions");
-    assert!(index.starts_with("## Capabilities\nmode: work\nDormant"), "{index}");
-    assert!(index.len() <= 1024 + 64, "the index is bounded: {} bytes", index.len());
+    assert!(
+        index.starts_with("## Capabilities\nmode: work\nDormant"),
+        "{index}"
+    );
+    assert!(
+        index.len() <= 1024 + 64,
+        "the index is bounded: {} bytes",
+        index.len()
+    );
 }
 
 #[test]
@@ -124,7 +143,11 @@ fn describe_finds_both_filesystems_and_a_memory_guide_holds_its_schema() {
     let setup = Setup::new("required", false);
     let record = tempfile::tempdir().expect("dir");
     let record_dir = record.path().display().to_string();
-    let mut client = Driver::start(Sdk::PythonModern, true, &setup.args(&["--record", &record_dir]));
+    let mut client = Driver::start(
+        Sdk::PythonModern,
+        true,
+        &setup.args(&["--record", &record_dir]),
+    );
     let found = text(&client.describe("read the text of a file"));
     assert!(found.contains("- fs-a__read_text_file: "), "{found}");
     assert!(found.contains("- fs-b__read_text_file: "), "{found}");
@@ -134,11 +157,19 @@ fn describe_finds_both_filesystems_and_a_memory_guide_holds_its_schema() {
     let declared = session
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("a session line"))
-        .find(|op| op["op"] == "tool" && op["origin"] == "memory" && op["name"] == "create_entities")
+        .find(|op| {
+            op["op"] == "tool" && op["origin"] == "memory" && op["name"] == "create_entities"
+        })
         .expect("memory's create_entities is declared");
     let schema = canonical(&declared["input_schema"]);
-    assert!(guide.starts_with("tool memory__create_entities\n"), "{guide}");
-    assert!(guide.contains(&format!("\ninput schema: {schema}\n")), "{guide}");
+    assert!(
+        guide.starts_with("tool memory__create_entities\n"),
+        "{guide}"
+    );
+    assert!(
+        guide.contains(&format!("\ninput schema: {schema}\n")),
+        "{guide}"
+    );
 }
 
 #[test]
@@ -147,7 +178,11 @@ fn a_file_written_through_root_a_reads_back_and_is_in_a_only() {
     let mut client = Driver::start(Sdk::TypeScript, false, &setup.args(&[]));
     let path = setup.path("a/note.txt");
     let content = "written through the gateway\nsecond line é\n";
-    let wrote = client.call("fs-a__write_file", json!({"path": path, "content": content}), &[]);
+    let wrote = client.call(
+        "fs-a__write_file",
+        json!({"path": path, "content": content}),
+        &[],
+    );
     assert!(!is_error(&wrote), "{wrote}");
     let read = client.call("fs-a__read_text_file", json!({"path": path}), &[]);
     assert_eq!(text(&read), content);
@@ -193,7 +228,10 @@ fn a_misfit_call_is_refused_and_the_upstream_never_receives_it() {
     client.close();
     let heard = std::fs::read_to_string(&heard).expect("what the server heard");
     assert!(heard.contains("list_allowed_directories"), "{heard}");
-    assert!(!heard.contains("write_file"), "the misfit reached the server:\n{heard}");
+    assert!(
+        !heard.contains("write_file"),
+        "the misfit reached the server:\n{heard}"
+    );
     assert!(!Path::new(&path).exists());
 }
 
@@ -247,12 +285,19 @@ fn approval_paths(sdk: Sdk) {
     let rejected = client.call("everything__echo", echo("no"), &["reject"]);
     assert!(text(&rejected).contains("the user declined"), "{rejected}");
     let cancelled = client.call("everything__echo", echo("no"), &["cancel"]);
-    assert!(text(&cancelled).contains("the user cancelled"), "{cancelled}");
+    assert!(
+        text(&cancelled).contains("the user cancelled"),
+        "{cancelled}"
+    );
     let session = client.call("everything__echo", echo("s1"), &["allow for this session"]);
     assert_eq!(text(&session), "Echo: s1");
     let again = client.call("everything__echo", echo("s2"), &[]);
     assert_eq!(text(&again), "Echo: s2");
-    assert_eq!(again["asked"], json!([]), "allowed for the session: not asked");
+    assert_eq!(
+        again["asked"],
+        json!([]),
+        "allowed for the session: not asked"
+    );
     // Another tool of the same server is still asked.
     let other = client.call("everything__get-sum", json!({"a": 2, "b": 3}), &["decline"]);
     assert_eq!(other["asked"].as_array().map(Vec::len), Some(1));
@@ -288,15 +333,28 @@ fn a_recorded_session_replays_byte_for_byte_with_every_upstream_absent() {
     let setup = Setup::new("never", false);
     let record = tempfile::tempdir().expect("dir");
     let record_dir = record.path().display().to_string();
-    let mut client = Driver::start(Sdk::PythonModern, false, &setup.args(&["--record", &record_dir]));
+    let mut client = Driver::start(
+        Sdk::PythonModern,
+        false,
+        &setup.args(&["--record", &record_dir]),
+    );
     let mut given = Vec::new();
     let path = setup.path("a/plan.md");
     for (name, args) in [
         ("describe", json!({"name": "save a note to a file"})),
         ("describe", json!({"name": "fs-a__write_file"})),
-        ("call", json!({"name": "fs-a__write_file", "args": {"path": path, "text": "x"}})),
-        ("call", json!({"name": "fs-a__write_file", "args": {"path": path, "content": "# Plan\n"}})),
-        ("call", json!({"name": "memory__create_entities", "args": {"entities": [{"name": "plan", "entityType": "doc", "observations": ["in A"]}]}})),
+        (
+            "call",
+            json!({"name": "fs-a__write_file", "args": {"path": path, "text": "x"}}),
+        ),
+        (
+            "call",
+            json!({"name": "fs-a__write_file", "args": {"path": path, "content": "# Plan\n"}}),
+        ),
+        (
+            "call",
+            json!({"name": "memory__create_entities", "args": {"entities": [{"name": "plan", "entityType": "doc", "observations": ["in A"]}]}}),
+        ),
         ("describe", json!({"name": ""})),
         ("fs-a__read_text_file", json!({"path": path})),
     ] {
@@ -305,10 +363,17 @@ fn a_recorded_session_replays_byte_for_byte_with_every_upstream_absent() {
     }
     let (status, stderr) = client.close();
     assert!(status.success(), "{stderr}");
-    let text_of = |a: &Value| a["result"]["content"][0]["text"].as_str().map(str::to_string);
+    let text_of = |a: &Value| {
+        a["result"]["content"][0]["text"]
+            .as_str()
+            .map(str::to_string)
+    };
     let session = recording(record.path());
     // Nothing of the config's env reaches the recording.
-    assert!(!session.contains("memory.jsonl"), "an env value was recorded");
+    assert!(
+        !session.contains("memory.jsonl"),
+        "an env value was recorded"
+    );
     let parsed = disclose::session::parse(session.as_bytes()).expect("the recording parses");
     let replayed = disclose::replay::replay(&parsed);
     let again = disclose::replay::replay(&parsed);
@@ -330,7 +395,12 @@ fn a_recorded_session_replays_byte_for_byte_with_every_upstream_absent() {
             disclose::replay::Outcome::Routed(_) => {
                 assert!(step.output.starts_with("routed "), "{}", step.output);
             }
-            _ => assert_eq!(Some(step.output.clone()), text_of(answer), "line {}", step.line),
+            _ => assert_eq!(
+                Some(step.output.clone()),
+                text_of(answer),
+                "line {}",
+                step.line
+            ),
         }
     }
     let ops: Vec<&str> = replayed.steps.iter().map(|s| s.op).collect();
@@ -342,7 +412,10 @@ fn a_recorded_session_replays_byte_for_byte_with_every_upstream_absent() {
 fn an_upstream_that_dies_answers_with_its_exit_status_then_restarts() {
     let setup = Setup::new("never", false);
     let mut client = Driver::start(Sdk::TypeScript, false, &setup.args(&[]));
-    assert_eq!(text(&client.call("everything__echo", json!({"message": "1"}), &[])), "Echo: 1");
+    assert_eq!(
+        text(&client.call("everything__echo", json!({"message": "1"}), &[])),
+        "Echo: 1"
+    );
     let pid = upstream_pid(&client.stderr(), "everything");
     // SAFETY: a signal to the upstream this test's gateway started.
     unsafe { libc::kill(pid, libc::SIGKILL) };
@@ -351,7 +424,10 @@ fn an_upstream_that_dies_answers_with_its_exit_status_then_restarts() {
     let failed = client.call("everything__echo", json!({"message": "2"}), &[]);
     assert!(is_error(&failed), "{failed}");
     let said = text(&failed);
-    assert!(said.contains("server \"everything\" exited (signal: 9"), "{said}");
+    assert!(
+        said.contains("server \"everything\" exited (signal: 9"),
+        "{said}"
+    );
     // The others keep working while it is down.
     let graph = client.call("memory__read_graph", json!({}), &[]);
     assert!(!is_error(&graph), "{graph}");
@@ -405,7 +481,10 @@ fn a_restarted_server_whose_tools_changed_has_them_refused_by_digest() {
     let guide = text(&client.describe("fs__read_file"));
     assert!(guide.starts_with("tool fs__read_file\n"), "{guide}");
     let unknown = text(&client.call("fs__read_text_file", json!({"path": "x"}), &[]));
-    assert!(unknown.starts_with("refused E_INVALID_ARGS call.unknown"), "{unknown}");
+    assert!(
+        unknown.starts_with("refused E_INVALID_ARGS call.unknown"),
+        "{unknown}"
+    );
     client.close();
 }
 
@@ -431,10 +510,16 @@ fn a_client_that_disconnects_ends_the_gateway_cleanly() {
     let (status, stderr) = wire.disconnect(Duration::from_secs(20));
     assert_eq!(status.code(), Some(0), "{stderr}");
     for pid in pids {
-        assert!(gone(pid, Duration::from_secs(5)), "upstream {pid} outlived the gateway");
+        assert!(
+            gone(pid, Duration::from_secs(5)),
+            "upstream {pid} outlived the gateway"
+        );
     }
     let session = recording(record.path());
-    assert!(session.ends_with("\"args\":{\"args\":{},\"name\":\"memory__read_graph\"}}\n"), "{session}");
+    assert!(
+        session.ends_with("\"args\":{\"args\":{},\"name\":\"memory__read_graph\"}}\n"),
+        "{session}"
+    );
     disclose::session::parse(session.as_bytes()).expect("complete and parseable");
 }
 
@@ -451,27 +536,41 @@ fn a_killed_gateway_leaves_no_orphans() {
     let _ = wire.child.0.kill();
     let _ = wire.child.0.wait();
     for pid in pids {
-        assert!(gone(pid, Duration::from_secs(5)), "upstream {pid} outlived a killed gateway");
+        assert!(
+            gone(pid, Duration::from_secs(5)),
+            "upstream {pid} outlived a killed gateway"
+        );
     }
 }
 
 #[test]
 fn a_slow_upstream_call_times_out_naming_the_server() {
     let setup = Setup::new("never", false);
-    let mut client = Driver::start(Sdk::TypeScript, false, &setup.args(&["--call-timeout", "1"]));
+    let mut client = Driver::start(
+        Sdk::TypeScript,
+        false,
+        &setup.args(&["--call-timeout", "1"]),
+    );
     let started = Instant::now();
     let slow = client.call(
         "everything__trigger-long-running-operation",
         json!({"duration": 5, "steps": 5}),
         &[],
     );
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(
         text(&slow),
         "disclose: server \"everything\" did not answer tools/call \"trigger-long-running-operation\" within 1 s (--call-timeout); the call was cancelled upstream\n"
     );
     // The server is still there for the next call.
-    assert_eq!(text(&client.call("everything__echo", json!({"message": "ok"}), &[])), "Echo: ok");
+    assert_eq!(
+        text(&client.call("everything__echo", json!({"message": "ok"}), &[])),
+        "Echo: ok"
+    );
     client.close();
 }
 
@@ -484,14 +583,25 @@ fn calls_run_concurrently_and_a_cancelled_call_is_cancelled() {
     let both = client.send(json!({"op": "concurrent", "calls": [slow, slow]}));
     let took = started.elapsed();
     assert_eq!(both["results"].as_array().map(Vec::len), Some(2), "{both}");
-    assert!(took < Duration::from_millis(3500), "two 2 s calls took {took:?}");
+    assert!(
+        took < Duration::from_millis(3500),
+        "two 2 s calls took {took:?}"
+    );
     let cancelled = client.send(json!({
         "op": "call", "name": "call",
         "args": {"name": "everything__trigger-long-running-operation", "args": {"duration": 5, "steps": 5}},
         "cancel_after_ms": 500,
     }));
-    assert!(cancelled["error"].as_str().is_some_and(|e| e.contains("the test cancels")), "{cancelled}");
-    assert_eq!(text(&client.call("everything__echo", json!({"message": "after"}), &[])), "Echo: after");
+    assert!(
+        cancelled["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("the test cancels")),
+        "{cancelled}"
+    );
+    assert_eq!(
+        text(&client.call("everything__echo", json!({"message": "after"}), &[])),
+        "Echo: after"
+    );
     client.close();
 }
 
@@ -510,12 +620,28 @@ fn upstreams_that_fail_or_hang_are_named_and_left_out() {
     .display()
     .to_string();
     let started = Instant::now();
-    let mut client = Driver::start(Sdk::PythonLegacy, false, &["--config", &cfg, "--start-timeout", "2"]);
+    let mut client = Driver::start(
+        Sdk::PythonLegacy,
+        false,
+        &["--config", &cfg, "--start-timeout", "2"],
+    );
     assert!(started.elapsed() < Duration::from_secs(20));
-    assert!(!is_error(&client.call("memory__read_graph", json!({}), &[])));
+    assert!(!is_error(&client.call(
+        "memory__read_graph",
+        json!({}),
+        &[]
+    )));
     let (_, stderr) = client.close();
-    assert!(stderr.contains("disclose: broken: left out: could not be started: /nonexistent/mcp-server: "), "{stderr}");
-    assert!(stderr.contains("disclose: crashes: left out: exited (exit status: 3) before initialize"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "disclose: broken: left out: could not be started: /nonexistent/mcp-server: "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("disclose: crashes: left out: exited (exit status: 3) before initialize"),
+        "{stderr}"
+    );
     assert!(stderr.contains("[crashes] dying"), "{stderr}");
     assert!(stderr.contains("disclose: hangs: left out: did not answer initialize and tools/list within 2 s (--start-timeout)"), "{stderr}");
 }
@@ -524,7 +650,10 @@ fn upstreams_that_fail_or_hang_are_named_and_left_out() {
 fn the_index_reaches_clients_that_drop_instructions_as_a_prompt_and_a_resource() {
     let setup = Setup::new("never", false);
     let mut client = Driver::start(Sdk::PythonModern, false, &setup.args(&[]));
-    let index = client.ready["instructions"].as_str().expect("instructions").to_string();
+    let index = client.ready["instructions"]
+        .as_str()
+        .expect("instructions")
+        .to_string();
     assert_eq!(client.send(json!({"op": "prompt"}))["text"], json!(index));
     assert_eq!(client.send(json!({"op": "resource"}))["text"], json!(index));
     let (_, stderr) = client.close();
@@ -536,9 +665,16 @@ fn the_index_reaches_clients_that_drop_instructions_as_a_prompt_and_a_resource()
 fn a_scout_child_is_offered_read_tools_only() {
     let setup = Setup::new("never", false);
     let mut client = Driver::start(Sdk::TypeScript, false, &setup.args(&["--profile", "scout"]));
-    let index = client.ready["instructions"].as_str().expect("instructions").to_string();
+    let index = client.ready["instructions"]
+        .as_str()
+        .expect("instructions")
+        .to_string();
     assert!(!index.contains("write_file"), "{index}");
-    let write = client.call("fs-a__write_file", json!({"path": setup.path("a/x"), "content": "x"}), &[]);
+    let write = client.call(
+        "fs-a__write_file",
+        json!({"path": setup.path("a/x"), "content": "x"}),
+        &[],
+    );
     assert_eq!(
         text(&write),
         "refused E_GATE_DENIED profile.narrowed: \"fs-a__write_file\" is not offered to a scout child\n"
@@ -553,12 +689,30 @@ fn a_scout_child_is_offered_read_tools_only() {
 fn hostile_configs_exit_2_naming_the_place() {
     let dir = tempfile::tempdir().expect("dir");
     let cases: [(&str, &str); 6] = [
-        ("{\"mcpServers\": {\"a\": {\"command\": \"x\",}}}", ":1:38: the config is not JSON: trailing comma"),
-        ("{\"mcpServers\": {\"Bad_Name\": {\"command\": \"x\"}}}", "mcpServers.Bad_Name: the server name \"Bad_Name\" is not a valid origin"),
-        ("{\"mcpServers\": {\"a\": {\"args\": []}}}", "mcpServers.a: has neither \"command\" (a stdio server) nor \"url\" (an HTTP server)"),
-        ("{\"mcpServers\": {\"a\": {\"type\": \"sse\", \"url\": \"http://127.0.0.1:1/sse\"}}}", "mcpServers.a.type: \"sse\" is not a transport this gateway speaks"),
-        ("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"env\": {\"T\": \"${DISCLOSE_TEST_SURELY_UNSET}\"}}}}", "mcpServers.a.env.T: ${DISCLOSE_TEST_SURELY_UNSET} is not set in the gateway's environment"),
-        ("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"approval\": \"sometimes\"}}}", "mcpServers.a.approval: is \"sometimes\"; it is \"required\" (the default) or \"never\""),
+        (
+            "{\"mcpServers\": {\"a\": {\"command\": \"x\",}}}",
+            ":1:38: the config is not JSON: trailing comma",
+        ),
+        (
+            "{\"mcpServers\": {\"Bad_Name\": {\"command\": \"x\"}}}",
+            "mcpServers.Bad_Name: the server name \"Bad_Name\" is not a valid origin",
+        ),
+        (
+            "{\"mcpServers\": {\"a\": {\"args\": []}}}",
+            "mcpServers.a: has neither \"command\" (a stdio server) nor \"url\" (an HTTP server)",
+        ),
+        (
+            "{\"mcpServers\": {\"a\": {\"type\": \"sse\", \"url\": \"http://127.0.0.1:1/sse\"}}}",
+            "mcpServers.a.type: \"sse\" is not a transport this gateway speaks",
+        ),
+        (
+            "{\"mcpServers\": {\"a\": {\"command\": \"x\", \"env\": {\"T\": \"${DISCLOSE_TEST_SURELY_UNSET}\"}}}}",
+            "mcpServers.a.env.T: ${DISCLOSE_TEST_SURELY_UNSET} is not set in the gateway's environment",
+        ),
+        (
+            "{\"mcpServers\": {\"a\": {\"command\": \"x\", \"approval\": \"sometimes\"}}}",
+            "mcpServers.a.approval: is \"sometimes\"; it is \"required\" (the default) or \"never\"",
+        ),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("c{i}.json"));
@@ -572,7 +726,10 @@ fn hostile_configs_exit_2_naming_the_place() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{text}: {stderr}");
         assert!(output.stdout.is_empty(), "stdout carries only JSON-RPC");
-        assert!(stderr.starts_with(&format!("disclose: {}", path.display())), "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("disclose: {}", path.display())),
+            "{stderr}"
+        );
         assert!(stderr.contains(expected), "{text}:\n{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }

@@ -174,7 +174,11 @@ impl Driver {
         let yes = if elicit { "yes" } else { "no" };
         let mut command = match sdk {
             Sdk::PythonModern | Sdk::PythonLegacy => {
-                let mode = if matches!(sdk, Sdk::PythonModern) { "auto" } else { "legacy" };
+                let mode = if matches!(sdk, Sdk::PythonModern) {
+                    "auto"
+                } else {
+                    "legacy"
+                };
                 let mut c = Command::new(&installed.python);
                 c.arg(&installed.py_client).args([mode, yes]);
                 c
@@ -243,7 +247,10 @@ impl Driver {
 
     /// Everything the client and the gateway wrote to stderr so far.
     pub fn stderr(&self) -> String {
-        self.stderr.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Ends the session; the client's exit status and stderr.
@@ -317,9 +324,9 @@ impl Wire {
 
     /// The next line the gateway writes, as written.
     pub fn line(&mut self) -> String {
-        self.lines
-            .recv_timeout(ANSWER)
-            .unwrap_or_else(|e| panic!("no line from the gateway ({e}); stderr:\n{}", self.stderr()))
+        self.lines.recv_timeout(ANSWER).unwrap_or_else(|e| {
+            panic!("no line from the gateway ({e}); stderr:\n{}", self.stderr())
+        })
     }
 
     /// A request, and the raw line of its answer (notifications skipped).
@@ -365,7 +372,10 @@ impl Wire {
 
     /// What the gateway wrote to stderr so far.
     pub fn stderr(&self) -> String {
-        self.stderr.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Waits until stderr holds `needle`.
@@ -376,7 +386,10 @@ impl Wire {
             if text.contains(needle) {
                 return text;
             }
-            assert!(Instant::now() < deadline, "stderr never said {needle:?}:\n{text}");
+            assert!(
+                Instant::now() < deadline,
+                "stderr never said {needle:?}:\n{text}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
