@@ -50,10 +50,38 @@ async fn call(client: &Client, name: &str, args: Value) -> Duration {
     let mut params = CallToolRequestParams::new(name.to_string());
     params.arguments = args.as_object().cloned().or_else(|| Some(Map::new()));
     let started = Instant::now();
-    let answer = client.peer().call_tool_once(params).await.expect("a result");
+    let answer = client
+        .peer()
+        .call_tool_once(params)
+        .await
+        .expect("a result");
     let took = started.elapsed();
     assert!(matches!(answer, CallToolResponse::Complete(_)));
     took
+}
+
+/// Runs futures at once on this task, in order of the results.
+async fn futures_join<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut pinned: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    let mut out: Vec<Option<F::Output>> = (0..pinned.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (i, f) in pinned.iter_mut().enumerate() {
+            if out[i].is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => out[i] = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    out.into_iter().flatten().collect()
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -62,7 +90,11 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 fn js(modules: &Path, package: &str) -> String {
-    modules.join(package).join("dist/index.js").display().to_string()
+    modules
+        .join(package)
+        .join("dist/index.js")
+        .display()
+        .to_string()
 }
 
 fn config(dir: &Path, servers: Value) -> String {
@@ -80,7 +112,10 @@ async fn stop(spawned: Spawned) {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let gateway = args.get(1).expect("usage: mcp_bench GATEWAY NODE_MODULES [ROUNDS]").clone();
+    let gateway = args
+        .get(1)
+        .expect("usage: mcp_bench GATEWAY NODE_MODULES [ROUNDS]")
+        .clone();
     let modules = PathBuf::from(args.get(2).expect("NODE_MODULES"));
     let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(300);
     let tmp = std::env::temp_dir();
@@ -114,14 +149,29 @@ async fn main() {
             g.push(b);
         }
     }
+    let mut local = Vec::new();
+    for _ in 0..rounds {
+        local.push(
+            call(
+                &through.client,
+                "describe",
+                json!({"name": "everything__echo"}),
+            )
+            .await,
+        );
+    }
     let (md, mg) = (median(d), median(g));
+    let ml = median(local);
     let g1 = mg.as_secs_f64() / md.as_secs_f64();
     println!(
-        "G1 call round trip gateway/direct {g1:.2}x (target <= 1.2) {} [gateway median {mg:?}, direct median {md:?}, {rounds} calls each]",
+        "G1 call round trip gateway/direct {g1:.2}x (target <= 1.2) {} [gateway median {mg:?}, direct median {md:?}, {rounds} calls each; describe through the gateway alone {ml:?}]",
         if g1 <= 1.2 { "pass" } else { "FAIL" }
     );
     stop(direct).await;
     stop(through).await;
+    if args.get(4).map(String::as_str) == Some("g1") {
+        return;
+    }
 
     // G2: launch to tools/list answered.
     let three = json!({
@@ -138,7 +188,21 @@ async fn main() {
     let g2_rounds = 7;
     let mut own: Vec<Vec<Duration>> = vec![Vec::new(); 3];
     let mut whole = Vec::new();
+    let mut together = Vec::new();
     for _ in 0..g2_rounds {
+        // The three started at once by the client itself: what two cores
+        // allow, with no gateway.
+        let started = Instant::now();
+        let each = alone.iter().map(|(_, args)| async move {
+            let s = spawn("node", args).await;
+            let _ = s.client.peer().list_all_tools().await.expect("tools");
+            s
+        });
+        let all = futures_join(each.collect()).await;
+        together.push(started.elapsed());
+        for s in all {
+            stop(s).await;
+        }
         for (k, (_, args)) in alone.iter().enumerate() {
             let started = Instant::now();
             let s = spawn("node", args).await;
@@ -155,13 +219,15 @@ async fn main() {
     let own: Vec<Duration> = own.into_iter().map(median).collect();
     let slowest = own.iter().copied().max().unwrap_or_default();
     let mw = median(whole);
+    let mt = median(together);
     let g2 = mw.as_secs_f64() / slowest.as_secs_f64();
     println!(
-        "G2 launch to tools/list, 3 upstreams / slowest alone {g2:.2}x (target <= 1.2) {} [gateway median {mw:?}; alone: everything {:?}, filesystem {:?}, memory {:?}; {g2_rounds} rounds]",
+        "G2 launch to tools/list, 3 upstreams / slowest alone {g2:.2}x (target <= 1.2) {} [gateway median {mw:?}; alone: everything {:?}, filesystem {:?}, memory {:?}; the three started at once by the client, no gateway, {mt:?} (gateway/that {:.2}x); {g2_rounds} rounds]",
         if g2 <= 1.2 { "pass" } else { "FAIL" },
         own[0],
         own[1],
-        own[2]
+        own[2],
+        mw.as_secs_f64() / mt.as_secs_f64()
     );
 
     // G3: peak RSS with 1,000 upstream tools.
@@ -186,7 +252,12 @@ async fn main() {
     ] {
         call(&s.client, "describe", json!({ "name": query })).await;
     }
-    call(&s.client, "call", json!({"name": "many__get_issue_0", "args": {"id": "1"}})).await;
+    call(
+        &s.client,
+        "call",
+        json!({"name": "many__get_issue_0", "args": {"id": "1"}}),
+    )
+    .await;
     let pid = s.child.id().expect("pid");
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let kib: u64 = status

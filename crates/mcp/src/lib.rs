@@ -113,8 +113,7 @@ pub fn log(message: &str) {
 /// Runs the gateway over stdio until the client disconnects; the exit
 /// status (0, 1 or 2, as the crate docs say).
 pub fn run(args: Args) -> u8 {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build();
     match runtime {
@@ -255,7 +254,11 @@ pub async fn serve_stdio(args: Args) -> u8 {
 }
 
 async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
-    match gateway.serve(rmcp::transport::stdio()).await {
+    let served = match pipes() {
+        Some(pipes) => gateway.serve(pipes).await,
+        None => gateway.serve(rmcp::transport::stdio()).await,
+    };
+    match served {
         Ok(service) => {
             let _ = service.waiting().await;
             Ok(())
@@ -264,6 +267,23 @@ async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
         Err(error) => Err(error.to_string()),
     }
+}
+
+/// stdin and stdout as epoll-driven pipes, when both are pipes (as a
+/// client that launches the gateway makes them): tokio's own stdin and
+/// stdout go through a blocking thread for every read and write, which
+/// costs each message a hand-off (docs/decisions.md). `None` otherwise
+/// (a file, a terminal), and rmcp's stdio is used.
+fn pipes() -> Option<(
+    tokio::net::unix::pipe::Receiver,
+    tokio::net::unix::pipe::Sender,
+)> {
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let stdout = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let receiver = tokio::net::unix::pipe::Receiver::from_owned_fd(stdin).ok()?;
+    let sender = tokio::net::unix::pipe::Sender::from_owned_fd(stdout).ok()?;
+    Some((receiver, sender))
 }
 
 async fn signalled() {
