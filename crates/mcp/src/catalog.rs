@@ -124,3 +124,69 @@ pub fn digests(origin: &str, tools: &[Value]) -> BTreeMap<String, String> {
     }
     digests
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refused_tools_are_recorded_and_never_routed() {
+        let tools = [
+            json!({"name": "search_a", "description": "Search A.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}),
+            json!({"name": "Search-A", "description": "Search again.", "inputSchema": {"type": "object"}}),
+            json!({"name": "bad", "description": "Bad schema.", "inputSchema": {"type": "Number"}}),
+            json!({"description": "No name."}),
+        ];
+        let listed = [Listed {
+            origin: "srv",
+            approval: Approval::Never,
+            tools: &tools,
+        }];
+        let file = tempfile::tempfile().expect("a temporary file");
+        let mut reader = file.try_clone().expect("a second handle");
+        let recorder = Recorder::new(Out::File(file), "test");
+        let built = build(recorder, &listed, None);
+        let mut session = String::new();
+        std::io::Seek::rewind(&mut reader).expect("rewind");
+        std::io::Read::read_to_string(&mut reader, &mut session).expect("read back");
+        let parsed = disclose::session::parse(session.as_bytes()).expect("parses");
+        let outputs: Vec<String> = disclose::replay::replay(&parsed)
+            .steps
+            .iter()
+            .filter(|s| s.op == "tool")
+            .map(|s| s.output.clone())
+            .collect();
+        assert_eq!(
+            outputs.len(),
+            3,
+            "every declaration as offered: {outputs:?}"
+        );
+        assert!(
+            outputs[1].starts_with("refused E_INVALID_ARGS admit.collision: "),
+            "{}",
+            outputs[1]
+        );
+        assert!(
+            outputs[2].starts_with("refused E_INVALID_ARGS admit.schema: "),
+            "{}",
+            outputs[2]
+        );
+        let routed: Vec<&str> = built.routes.keys().map(String::as_str).collect();
+        assert_eq!(routed, ["srv__search_a"]);
+        let route = &built.routes["srv__search_a"];
+        assert_eq!(
+            (route.raw_name.as_str(), route.effect, route.approval),
+            ("search_a", disclose::Effect::Read, Approval::Never)
+        );
+        assert!(
+            built.render.contains("- srv__search_a: Search A.\n"),
+            "{}",
+            built.render
+        );
+        assert_eq!(
+            digests("srv", &tools).keys().collect::<Vec<_>>(),
+            ["srv__Search-A", "srv__search_a"]
+        );
+    }
+}

@@ -299,15 +299,6 @@ impl Upstream {
             stop(connection).await;
         }
     }
-
-    /// The process id of its child, while it runs (tests and benchmarks
-    /// find the process by it through the log line).
-    pub async fn pid(&self) -> Option<i32> {
-        match &*self.state.lock().await {
-            State::Up(connection) => connection.child.as_ref().map(|c| c.pid),
-            _ => None,
-        }
-    }
 }
 
 /// The exit status, if the child exits within a moment of its connection

@@ -739,3 +739,49 @@ fn hostile_configs_exit_2_naming_the_place() {
         .expect("runs");
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn cancellations_and_timeouts_reach_the_upstream() {
+    let dir = tempfile::tempdir().expect("dir");
+    let heard = dir.path().join("heard.jsonl");
+    let server = common::server_js("@modelcontextprotocol/server-everything");
+    // `tee` keeps every byte the real server is sent.
+    let script = format!("tee '{}' | exec node '{server}' stdio", heard.display());
+    let cfg = config(
+        dir.path(),
+        json!({"everything": {"command": "sh", "args": ["-c", script], "approval": "never"}}),
+    )
+    .display()
+    .to_string();
+    let mut client = Driver::start(
+        Sdk::TypeScript,
+        false,
+        &["--config", &cfg, "--call-timeout", "1"],
+    );
+    let long = json!({"duration": 5, "steps": 5});
+    let cancelled = client.send(json!({
+        "op": "call", "name": "call",
+        "args": {"name": "everything__trigger-long-running-operation", "args": long},
+        "cancel_after_ms": 300,
+    }));
+    assert!(cancelled["error"].is_string(), "{cancelled}");
+    let timed_out = client.call("everything__trigger-long-running-operation", long, &[]);
+    assert!(
+        text(&timed_out).contains("within 1 s (--call-timeout)"),
+        "{timed_out}"
+    );
+    assert_eq!(
+        text(&client.call("everything__echo", json!({"message": "x"}), &[])),
+        "Echo: x"
+    );
+    client.close();
+    let heard = std::fs::read_to_string(&heard).expect("what the server heard");
+    let cancels = heard
+        .lines()
+        .filter(|l| l.contains("\"notifications/cancelled\""))
+        .count();
+    assert_eq!(
+        cancels, 2,
+        "one for the client's cancel, one for the timeout:\n{heard}"
+    );
+}
