@@ -130,17 +130,6 @@ impl Gateway {
         }
     }
 
-    /// The recorded run back, when the gateway is done; `None` while a
-    /// clone of the gateway is still held (a call in flight).
-    pub fn finish(self) -> Option<RecordedRun<Out>> {
-        Arc::into_inner(self.inner).map(|inner| {
-            inner
-                .run
-                .into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        })
-    }
-
     /// The upstreams, for a clean stop.
     pub fn upstreams(&self) -> Vec<Arc<Upstream>> {
         self.inner.upstreams.values().cloned().collect()

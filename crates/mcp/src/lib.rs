@@ -105,9 +105,19 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(value))
 }
 
-/// One diagnostic line on stderr, `disclose: `-prefixed.
+/// One diagnostic line on stderr, `disclose: `-prefixed. A stderr the
+/// client closed is not an error (`eprintln!` would panic).
 pub fn log(message: &str) {
-    eprintln!("disclose: {message}");
+    stderr_line(&format!("disclose: {message}"));
+}
+
+/// One whole line on stderr, written at once; failures are ignored.
+pub fn stderr_line(line: &str) {
+    use std::io::Write as _;
+    let mut text = String::with_capacity(line.len() + 1);
+    text.push_str(line);
+    text.push('\n');
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// Runs the gateway over stdio until the client disconnects; the exit

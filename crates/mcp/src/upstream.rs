@@ -411,7 +411,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 tokio::spawn(async move {
                     let mut lines = BufReader::new(stderr).lines();
                     while let Ok(Some(line)) = lines.next_line().await {
-                        eprintln!("[{origin}] {line}");
+                        crate::stderr_line(&format!("[{origin}] {line}"));
                     }
                 });
             }

@@ -112,6 +112,13 @@ fn tools_list_is_byte_identical_across_processes_and_both_clients() {
             let name = tool["name"].as_str().expect("a name");
             assert!(disclose::naming::name_is_valid(name), "{name}");
         }
+        // The streamable HTTP upstream serves calls like the stdio one.
+        let via_http = client.call(
+            "everything-http__echo",
+            json!({"message": "via http"}),
+            &["allow once"],
+        );
+        assert_eq!(text(&via_http), "Echo: via http", "{sdk:?}");
         let instructions = client.ready["instructions"].as_str().map(str::to_string);
         seen.push((sdk, canonical(&list), instructions));
         client.close();
