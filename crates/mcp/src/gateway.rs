@@ -84,7 +84,11 @@ struct Inner {
     pending: Mutex<BTreeMap<String, (String, Value)>>,
     next_state: AtomicU64,
     state_salt: u64,
-    tools: Value,
+    /// The `tools/list` answer, built once: the run's tool list is fixed.
+    list: ListToolsResult,
+    /// What `initialize` and `server/discover` say, built once (rmcp asks
+    /// for it on many requests).
+    info: ServerConfig,
     render: String,
     options: Options,
 }
@@ -113,6 +117,21 @@ impl Gateway {
             ^ std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64);
+        // Both are our own JSON of a fixed shape (a test holds that they
+        // read); the defaults are never expected.
+        let list = from_json(json!({ "tools": tools })).unwrap_or_default();
+        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+            "tools": {"listChanged": false},
+            "prompts": {"listChanged": false},
+            "resources": {"listChanged": false},
+        }))
+        .unwrap_or_default();
+        let info = ServerConfig::new(capabilities)
+            .with_server_info(rmcp::model::Implementation::new(
+                "disclose",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(render.clone());
         Gateway {
             inner: Arc::new(Inner {
                 run: Mutex::new(run),
@@ -123,7 +142,8 @@ impl Gateway {
                 pending: Mutex::new(BTreeMap::new()),
                 next_state: AtomicU64::new(1),
                 state_salt,
-                tools,
+                list,
+                info,
                 render,
                 options,
             }),
@@ -365,18 +385,7 @@ fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
 
 impl ServerHandler for Gateway {
     fn get_info(&self) -> ServerConfig {
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
-            "tools": {"listChanged": false},
-            "prompts": {"listChanged": false},
-            "resources": {"listChanged": false},
-        }))
-        .unwrap_or_default();
-        ServerConfig::new(capabilities)
-            .with_server_info(rmcp::model::Implementation::new(
-                "disclose",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(self.inner.render.clone())
+        self.inner.info.clone()
     }
 
     async fn list_tools(
@@ -384,7 +393,7 @@ impl ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        from_json(json!({ "tools": self.inner.tools }))
+        Ok(self.inner.list.clone())
     }
 
     async fn call_tool(
@@ -458,5 +467,26 @@ impl ServerHandler for Gateway {
             "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.inner.render}],
         }))?;
         Ok(result.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fixed_answers_read() {
+        let run = disclose::Catalog::new().start(disclose::Mode::Work);
+        let tools = run.tools_for(disclose::Provider::Mcp).into_value();
+        let list: ListToolsResult =
+            from_json(json!({ "tools": tools })).expect("a tools/list result");
+        assert_eq!(list.tools.len(), 2);
+        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+            "tools": {"listChanged": false},
+            "prompts": {"listChanged": false},
+            "resources": {"listChanged": false},
+        }))
+        .expect("capabilities");
+        assert!(capabilities.tools.is_some() && capabilities.prompts.is_some());
     }
 }
