@@ -129,7 +129,7 @@ mod properties {
             ),
             1 => (key(&["const", "default"]), junk()),
             3 => (
-                key(&["title", "description", "$comment", "format", "pattern", "$ref"]),
+                key(&["title", "description", "$comment", "format", "pattern", "$ref", "$schema"]),
                 prop_oneof![
                     4 => select(KEYS).prop_map(Value::from),
                     // Broken regexes and URI references: annotations only.
@@ -152,7 +152,7 @@ mod properties {
             // Not listed: the crate decides, whatever the value.
             3 => (
                 key(&[
-                    "$id", "$schema", "$anchor", "x-custom", "multipleOf", "dependentRequired",
+                    "$id", "$anchor", "x-custom", "multipleOf", "dependentRequired",
                     "if", "prefixItems", "minContains", "definitions", "contentEncoding", "Type",
                     "",
                 ]),

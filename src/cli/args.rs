@@ -38,6 +38,9 @@ pub enum Command {
     DiffReport(super::check_report_diff::DiffReportArgs),
     /// How often describe lists an expected tool for each task (hit@1/3/8, recall@8, MRR).
     Recall(super::recall::RecallArgs),
+    /// Serve the servers of an `mcpServers` config through the catalog's two
+    /// doors, as an MCP server on stdin/stdout.
+    Mcp(disclose_mcp::Args),
 }
 
 /// `disclose replay`.

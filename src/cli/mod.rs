@@ -48,6 +48,11 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Import(args) => import::run(&args),
         Command::Cost(args) => cost::run(&args),
         Command::Recall(args) => recall::run(&args),
+        Command::Mcp(args) => Ok(match disclose_mcp::run(args) {
+            0 => Exit::Pass,
+            1 => Exit::Fail,
+            _ => Exit::Usage,
+        }),
         Command::Replay(args) => replay::run(&args),
         Command::Serve => conformance::serve::run(),
         Command::DiffReport(args) => check_report_diff::run(&args),

@@ -153,10 +153,11 @@ fn keyword(name: &str, value: &Value, depth: usize) -> Walk {
         "const" | "default" => Walk::Valid,
         // meta-data.json, core.json, format-annotation.json, validation.json
         // and core.json again: a string. The `format`s on `pattern`
-        // (`regex`) and `$ref` (`uri-reference`) are annotations in this
-        // meta-schema, which the crate does not assert
+        // (`regex`), `$ref` (`uri-reference`) and `$schema` (`uri`, which
+        // every tool of a real MCP server built on zod declares) are
+        // annotations in this meta-schema, which the crate does not assert
         // (`tests::formats_are_annotations`).
-        "title" | "description" | "$comment" | "format" | "pattern" | "$ref" => {
+        "title" | "description" | "$comment" | "format" | "pattern" | "$ref" | "$schema" => {
             Walk::holds(value.is_string())
         }
         // validation.json: any number.
@@ -319,7 +320,7 @@ mod tests {
         let minus_zero: Value = serde_json::from_str(r#"{"maxLength": -0}"#).expect("JSON");
         check(minus_zero, true, false);
         // Keywords outside the list: unconstrained, or constrained by a
-        // `pattern` (`$id`, `$anchor`), or `$schema`.
+        // `pattern` (`$id`, `$anchor`).
         check(json!({"x-custom": [1]}), true, false);
         check(
             json!({"$id": "https://example.com/s", "$schema": "https://json-schema.org/draft/2020-12/schema"}),
@@ -409,6 +410,7 @@ mod tests {
             ("title", json!(["a"])),
             ("$comment", json!(null)),
             ("format", json!(1)),
+            ("$schema", json!(7)),
             ("minimum", json!("0")),
             ("exclusiveMaximum", json!(true)),
             ("uniqueItems", json!("true")),

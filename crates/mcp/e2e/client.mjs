@@ -1,0 +1,105 @@
+// The official TypeScript MCP SDK (npm @modelcontextprotocol/sdk) as a
+// client of `disclose mcp`, over stdio (protocol 2025-11-25, the SDK's own).
+//
+// Usage: node client.mjs ELICIT -- COMMAND [ARG...]
+//
+// ELICIT is `yes` to declare the elicitation capability, `no` not to.
+// Commands come on stdin, one JSON object a line; each answer goes to
+// stdout as one JSON line (read by crates/mcp/tests/):
+//
+//   {"op": "list_tools"}                          -> {"tools": [...]}
+//   {"op": "call", "name", "args", "answers",
+//    "cancel_after_ms"?}                          -> {"result"} | {"error"}, "asked"
+//   {"op": "concurrent", "calls": [{name, args}]} -> {"results": [...], "ms": [...]}
+//   {"op": "close"}
+//
+// The first line written is {"ready": true, "protocol", "instructions"}.
+
+import readline from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const elicit = process.argv[2] === "yes";
+const command = process.argv.slice(process.argv.indexOf("--") + 1);
+const answers = [];
+const asked = [];
+
+const client = new Client(
+  { name: "disclose-e2e-ts", version: "1.0.0" },
+  { capabilities: elicit ? { elicitation: {} } : {} },
+);
+if (elicit) {
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    const answer = answers.length ? answers.shift() : "cancel";
+    if (answer === "reject") return { action: "decline" };
+    if (answer === "cancel") return { action: "cancel" };
+    return { action: "accept", content: { decision: answer } };
+  });
+}
+
+const transport = new StdioClientTransport({
+  command: command[0],
+  args: command.slice(1),
+  env: process.env,
+  stderr: "inherit",
+});
+await client.connect(transport);
+
+const write = (value) => process.stdout.write(JSON.stringify(value) + "\n");
+write({
+  ready: true,
+  protocol: transport._protocolVersion ?? null,
+  instructions: client.getInstructions() ?? null,
+});
+
+const timeout = 120000;
+const lines = readline.createInterface({ input: process.stdin });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const order = JSON.parse(line);
+  if (order.op === "close") break;
+  try {
+    if (order.op === "list_tools") {
+      const result = await client.listTools(undefined, { timeout });
+      write({ tools: result.tools });
+    } else if (order.op === "call") {
+      answers.splice(0, answers.length, ...(order.answers ?? []));
+      asked.length = 0;
+      const abort = new AbortController();
+      if (order.cancel_after_ms !== undefined) {
+        setTimeout(() => abort.abort("the test cancels"), order.cancel_after_ms);
+      }
+      try {
+        const result = await client.callTool(
+          { name: order.name, arguments: order.args },
+          undefined,
+          { signal: abort.signal, timeout },
+        );
+        write({ result, asked: [...asked] });
+      } catch (error) {
+        write({ error: String(error), asked: [...asked] });
+      }
+    } else if (order.op === "concurrent") {
+      const started = Date.now();
+      const results = await Promise.all(
+        order.calls.map(async (call) => {
+          const result = await client.callTool(
+            { name: call.name, arguments: call.args },
+            undefined,
+            { timeout },
+          );
+          return { result, ms: Date.now() - started };
+        }),
+      );
+      write({ results: results.map((r) => r.result), ms: results.map((r) => r.ms) });
+    } else {
+      write({ error: `unknown op ${order.op}` });
+    }
+  } catch (error) {
+    write({ error: String(error) });
+  }
+}
+await client.close();
+process.exit(0);

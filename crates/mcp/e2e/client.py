@@ -1,0 +1,99 @@
+"""The official Python MCP SDK (PyPI `mcp`) as a client of `disclose mcp`.
+
+Usage: client.py MODE ELICIT -- COMMAND [ARG...]
+
+MODE is the SDK's connect mode (`auto`: server/discover, so protocol
+2026-07-28; `legacy`: the initialize handshake). ELICIT is `yes` to declare
+the elicitation capability, `no` not to. The gateway is launched over stdio.
+
+Commands come on stdin, one JSON object a line; each answer goes to stdout
+as one JSON line (the tests in crates/mcp/tests/ read them):
+
+  {"op": "list_tools"}                      -> {"tools": [...]}
+  {"op": "call", "name", "args", "answers"} -> {"result": {...}, "asked": [...]}
+      answers: what the user answers each elicitation, in order:
+      "allow once", "allow for this session", "decline" (accepted with that
+      decision), "reject" (action decline) or "cancel".
+  {"op": "prompt"} / {"op": "resource"}     -> {"text": ...}
+  {"op": "close"}                           -> ends the session
+
+The first line written is {"ready": true, "protocol", "instructions"}.
+"""
+
+import json
+import sys
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+
+def dump(model):
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def main() -> None:
+    mode, elicit = sys.argv[1], sys.argv[2]
+    command = sys.argv[sys.argv.index("--") + 1 :]
+    answers: list[str] = []
+    asked: list[str] = []
+
+    async def on_elicit(context, params):
+        asked.append(params.message)
+        answer = answers.pop(0) if answers else "cancel"
+        if answer in ("reject", "decline-action"):
+            return types.ElicitResult(action="decline")
+        if answer == "cancel":
+            return types.ElicitResult(action="cancel")
+        return types.ElicitResult(action="accept", content={"decision": answer})
+
+    params = StdioServerParameters(command=command[0], args=command[1:])
+    kwargs = {"mode": mode, "cache": None}
+    if elicit == "yes":
+        kwargs["elicitation_callback"] = on_elicit
+    async with Client(params, **kwargs) as client:
+        out = sys.stdout
+        out.write(
+            json.dumps(
+                {
+                    "ready": True,
+                    "protocol": client.protocol_version,
+                    "instructions": client.instructions,
+                }
+            )
+            + "\n"
+        )
+        out.flush()
+        stdin = anyio.wrap_file(sys.stdin)
+        async for line in stdin:
+            if not line.strip():
+                continue
+            command = json.loads(line)
+            op = command["op"]
+            if op == "close":
+                break
+            try:
+                if op == "list_tools":
+                    result = await client.list_tools()
+                    answer = {"tools": dump(result)["tools"]}
+                elif op == "call":
+                    answers[:] = list(command.get("answers", []))
+                    asked.clear()
+                    result = await client.call_tool(command["name"], command.get("args"))
+                    answer = {"result": dump(result), "asked": list(asked)}
+                elif op == "prompt":
+                    result = await client.get_prompt("index")
+                    answer = {"text": result.messages[0].content.text}
+                elif op == "resource":
+                    result = await client.read_resource("disclose://index")
+                    answer = {"text": result.contents[0].text}
+                else:
+                    answer = {"error": f"unknown op {op}"}
+            except Exception as error:  # reported to the test, which decides
+                answer = {"error": f"{type(error).__name__}: {error}"}
+            out.write(json.dumps(answer) + "\n")
+            out.flush()
+
+
+anyio.run(main)

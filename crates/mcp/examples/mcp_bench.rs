@@ -1,0 +1,276 @@
+//! The gateway's performance targets, measured side by side in one run
+//! (`script/bench-mcp` runs it on a release build, after
+//! `script/mcp-e2e-install`). One line per target:
+//!
+//! - G1: a `call` round trip through the gateway against the same call
+//!   made directly to the same upstream (server-everything's `echo`) by the
+//!   same client (rmcp); the ratio of medians, target ≤ 1.2.
+//! - G2: from launch to `tools/list` answered with three upstreams
+//!   (server-everything, server-filesystem, server-memory), against the
+//!   slowest upstream's own launch, `initialize` and `tools/list`; the ratio
+//!   of medians, target ≤ 1.2.
+//! - G3: the gateway's peak RSS (VmHWM) with 1,000 upstream tools admitted
+//!   (e2e/many_tools.mjs, built with the official TypeScript SDK), after
+//!   `tools/list` and ten ranked `describe`s; target ≤ 64 MiB.
+//!
+//! Usage: mcp_bench DISCLOSE NODE_MODULES [ROUNDS] (the gateway is `DISCLOSE mcp`)
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CallToolRequestParams, CallToolResponse};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Map, Value, json};
+
+type Client = RunningService<RoleClient, ()>;
+
+struct Spawned {
+    client: Client,
+    child: tokio::process::Child,
+}
+
+async fn spawn(program: &str, args: &[String]) -> Spawned {
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} starts: {e}"));
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let client = ().serve((stdout, stdin)).await.expect("initialize");
+    Spawned { client, child }
+}
+
+async fn call(client: &Client, name: &str, args: Value) -> Duration {
+    let mut params = CallToolRequestParams::new(name.to_string());
+    params.arguments = args.as_object().cloned().or_else(|| Some(Map::new()));
+    let started = Instant::now();
+    let answer = client
+        .peer()
+        .call_tool_once(params)
+        .await
+        .expect("a result");
+    let took = started.elapsed();
+    assert!(matches!(answer, CallToolResponse::Complete(_)));
+    took
+}
+
+/// Runs futures at once on this task, in order of the results.
+async fn futures_join<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut pinned: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    let mut out: Vec<Option<F::Output>> = (0..pinned.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (i, f) in pinned.iter_mut().enumerate() {
+            if out[i].is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => out[i] = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    out.into_iter().flatten().collect()
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn js(modules: &Path, package: &str) -> String {
+    modules
+        .join(package)
+        .join("dist/index.js")
+        .display()
+        .to_string()
+}
+
+fn config(dir: &Path, servers: Value) -> String {
+    let path = dir.join(format!("bench-{}.json", std::process::id()));
+    std::fs::write(&path, json!({ "mcpServers": servers }).to_string()).expect("config");
+    path.display().to_string()
+}
+
+async fn stop(spawned: Spawned) {
+    let Spawned { client, mut child } = spawned;
+    let _ = client.cancel().await;
+    let _ = child.kill().await;
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let gateway = args
+        .get(1)
+        .expect("usage: mcp_bench GATEWAY NODE_MODULES [ROUNDS]")
+        .clone();
+    let modules = PathBuf::from(args.get(2).expect("NODE_MODULES"));
+    let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(300);
+    let tmp = std::env::temp_dir();
+    let everything = js(&modules, "@modelcontextprotocol/server-everything");
+    let filesystem = js(&modules, "@modelcontextprotocol/server-filesystem");
+    let memory = js(&modules, "@modelcontextprotocol/server-memory");
+    let root = tmp.join(format!("bench-root-{}", std::process::id()));
+    std::fs::create_dir_all(&root).expect("root");
+    let root = root.display().to_string();
+    let memory_file = tmp.join(format!("bench-memory-{}.jsonl", std::process::id()));
+
+    // G1: alternate direct and gateway calls, so both see the same machine.
+    let direct = spawn("node", &[everything.clone(), "stdio".into()]).await;
+    let cfg = config(
+        &tmp,
+        json!({"everything": {"command": "node", "args": [everything, "stdio"], "approval": "never"}}),
+    );
+    let through = spawn(&gateway, &["mcp".into(), "--config".into(), cfg]).await;
+    let (mut d, mut g) = (Vec::new(), Vec::new());
+    for i in 0..rounds + 20 {
+        let message = json!({"message": format!("round {i}")});
+        let a = call(&direct.client, "echo", message.clone()).await;
+        let b = call(
+            &through.client,
+            "call",
+            json!({"name": "everything__echo", "args": message}),
+        )
+        .await;
+        if i >= 20 {
+            d.push(a);
+            g.push(b);
+        }
+    }
+    let mut local = Vec::new();
+    for _ in 0..rounds {
+        local.push(
+            call(
+                &through.client,
+                "describe",
+                json!({"name": "everything__echo"}),
+            )
+            .await,
+        );
+    }
+    let (md, mg) = (median(d), median(g));
+    let ml = median(local);
+    let g1 = mg.as_secs_f64() / md.as_secs_f64();
+    println!(
+        "G1 call round trip gateway/direct {g1:.2}x (target <= 1.2) {} [gateway median {mg:?}, direct median {md:?}, {rounds} calls each; describe through the gateway alone {ml:?}]",
+        if g1 <= 1.2 { "pass" } else { "FAIL" }
+    );
+    stop(direct).await;
+    stop(through).await;
+    if args.get(4).map(String::as_str) == Some("g1") {
+        return;
+    }
+
+    // G2: launch to tools/list answered.
+    let three = json!({
+        "everything": {"command": "node", "args": [everything, "stdio"]},
+        "fs": {"command": "node", "args": [filesystem, root]},
+        "memory": {"command": "node", "args": [memory], "env": {"MEMORY_FILE_PATH": memory_file.display().to_string()}},
+    });
+    let cfg = config(&tmp, three);
+    let alone: [(&str, Vec<String>); 3] = [
+        ("everything", vec![everything.clone(), "stdio".into()]),
+        ("fs", vec![filesystem.clone(), root.clone()]),
+        ("memory", vec![memory.clone()]),
+    ];
+    let g2_rounds = 7;
+    let mut own: Vec<Vec<Duration>> = vec![Vec::new(); 3];
+    let mut whole = Vec::new();
+    let mut together = Vec::new();
+    for _ in 0..g2_rounds {
+        // The three started at once by the client itself: what two cores
+        // allow, with no gateway.
+        let started = Instant::now();
+        let each = alone.iter().map(|(_, args)| async move {
+            let s = spawn("node", args).await;
+            let _ = s.client.peer().list_all_tools().await.expect("tools");
+            s
+        });
+        let all = futures_join(each.collect()).await;
+        together.push(started.elapsed());
+        for s in all {
+            stop(s).await;
+        }
+        for (k, (_, args)) in alone.iter().enumerate() {
+            let started = Instant::now();
+            let s = spawn("node", args).await;
+            let _ = s.client.peer().list_all_tools().await.expect("tools");
+            own[k].push(started.elapsed());
+            stop(s).await;
+        }
+        let started = Instant::now();
+        let s = spawn(&gateway, &["mcp".into(), "--config".into(), cfg.clone()]).await;
+        let _ = s.client.peer().list_all_tools().await.expect("tools");
+        whole.push(started.elapsed());
+        stop(s).await;
+    }
+    let own: Vec<Duration> = own.into_iter().map(median).collect();
+    let slowest = own.iter().copied().max().unwrap_or_default();
+    let mw = median(whole);
+    let mt = median(together);
+    let g2 = mw.as_secs_f64() / slowest.as_secs_f64();
+    println!(
+        "G2 launch to tools/list, 3 upstreams / slowest alone {g2:.2}x (target <= 1.2) {} [gateway median {mw:?}; alone: everything {:?}, filesystem {:?}, memory {:?}; the three started at once by the client, no gateway, {mt:?} (gateway/that {:.2}x); {g2_rounds} rounds]",
+        if g2 <= 1.2 { "pass" } else { "FAIL" },
+        own[0],
+        own[1],
+        own[2],
+        mw.as_secs_f64() / mt.as_secs_f64()
+    );
+
+    // G3: peak RSS with 1,000 upstream tools.
+    let many = modules.parent().expect("node dir").join("many_tools.mjs");
+    let cfg = config(
+        &tmp,
+        json!({"many": {"command": "node", "args": [many.display().to_string(), "1000"], "approval": "never"}}),
+    );
+    let s = spawn(&gateway, &["mcp".into(), "--config".into(), cfg]).await;
+    let _ = s.client.peer().list_all_tools().await.expect("tools");
+    for query in [
+        "find an invoice",
+        "delete a ticket",
+        "export the orders",
+        "sync the repo",
+        "search contacts by email",
+        "update a deal",
+        "list every page",
+        "get the event",
+        "create an issue",
+        "many__get_issue_0",
+    ] {
+        call(&s.client, "describe", json!({ "name": query })).await;
+    }
+    call(
+        &s.client,
+        "call",
+        json!({"name": "many__get_issue_0", "args": {"id": "1"}}),
+    )
+    .await;
+    let pid = s.child.id().expect("pid");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kib: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mib = kib as f64 / 1024.0;
+    println!(
+        "G3 peak RSS with 1,000 upstream tools admitted {mib:.1} MiB (target <= 64 MiB) {}",
+        if mib <= 64.0 { "pass" } else { "FAIL" }
+    );
+    stop(s).await;
+    let _ = std::fs::remove_file(memory_file);
+}

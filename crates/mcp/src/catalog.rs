@@ -1,0 +1,192 @@
+//! The run the gateway serves: every upstream's tools admitted through the
+//! library, in a stable order, and the run started.
+//!
+//! Upstreams are admitted by origin (byte order), each one's tools in the
+//! order its `tools/list` gave them, so the same servers give the same run
+//! whichever answered first. Each tool goes through `disclose::import::mcp`
+//! (annotations to effects, as documented there), takes its server's
+//! `approval`, and is offered to the `Recorder` whatever it is: a refusal
+//! (a normalization collision, a bad schema, a name past 64 characters)
+//! stays in the recording and is logged. The run starts in `work` mode, or
+//! as a `scout`/`writer` child (SPEC §8).
+
+use std::collections::BTreeMap;
+
+use disclose::{Approval, Catalog, Mode, Profile, Provider, RecordedRun, Recorder, ToolDecl};
+use serde_json::Value;
+
+use crate::gateway::UpstreamTool;
+use crate::log;
+use crate::recording::Out;
+
+/// The run the gateway serves, started and recorded.
+pub struct Built {
+    /// The run.
+    pub run: RecordedRun<Out>,
+    /// Where each offered upstream tool goes.
+    pub routes: BTreeMap<String, UpstreamTool>,
+    /// `tools_for(Provider::Mcp)`, parsed: the `tools/list` answer.
+    pub tools: Value,
+    /// `render()`: the `instructions`.
+    pub render: String,
+}
+
+/// One upstream's tools, as it listed them.
+pub struct Listed<'a> {
+    /// Its origin.
+    pub origin: &'a str,
+    /// Its config's `approval`.
+    pub approval: Approval,
+    /// Its `tools/list`, each tool a JSON object.
+    pub tools: &'a [Value],
+}
+
+/// The declarations of one upstream's tools. A tool the import cannot read
+/// (no usable name) is logged and left out: there is nothing to declare.
+pub fn declarations(origin: &str, approval: Approval, tools: &[Value]) -> Vec<ToolDecl> {
+    let mut decls = Vec::with_capacity(tools.len());
+    for (index, tool) in tools.iter().enumerate() {
+        let one = Value::Array(vec![tool.clone()]);
+        match disclose::import::mcp(one.to_string(), origin) {
+            Ok(imported) => decls.extend(
+                imported
+                    .tools
+                    .into_iter()
+                    .map(|decl| decl.with_approval(approval)),
+            ),
+            Err(error) => log(&format!(
+                "{origin}: tool #{} cannot be declared: {error}",
+                index + 1
+            )),
+        }
+    }
+    decls
+}
+
+/// Admits every upstream's tools, starts the run and records its render and
+/// tool list.
+pub fn build(
+    mut recorder: Recorder<Out>,
+    listed: &[Listed<'_>],
+    profile: Option<Profile>,
+) -> Built {
+    let mut routes = BTreeMap::new();
+    for upstream in listed {
+        for decl in declarations(upstream.origin, upstream.approval, upstream.tools) {
+            match recorder.admit_tool(&decl) {
+                Ok(tool) => {
+                    routes.insert(
+                        tool.name().to_string(),
+                        UpstreamTool {
+                            origin: tool.origin().to_string(),
+                            raw_name: tool.raw_name().to_string(),
+                            digest: tool.digest().to_string(),
+                            effect: tool.effect(),
+                            approval: tool.approval(),
+                        },
+                    );
+                }
+                Err(refusal) => log(&format!(
+                    "{}: {}",
+                    upstream.origin,
+                    refusal.to_lines().trim_end().replace('\n', " ")
+                )),
+            }
+        }
+    }
+    let mut run = match profile {
+        None => recorder.start(Mode::Work),
+        Some(profile) => recorder.start_child(Mode::Work, profile),
+    };
+    // A child offers fewer tools (SPEC §8): only those are routed.
+    routes.retain(|name, _| run.run().offered_tools().any(|t| t.name() == name));
+    let render = run.render();
+    let list = run.tools_for(Provider::Mcp);
+    let tools = list.value().clone();
+    Built {
+        run,
+        routes,
+        tools,
+        render,
+    }
+}
+
+/// The descriptor digest (SPEC §2) of each of an upstream's tools that the
+/// catalog would admit alone, by minted name: what a restarted server is
+/// compared with.
+pub fn digests(origin: &str, tools: &[Value]) -> BTreeMap<String, String> {
+    let mut digests = BTreeMap::new();
+    for decl in declarations(origin, Approval::Required, tools) {
+        let mut scratch = Catalog::new();
+        if let Ok(tool) = scratch.admit_tool(&decl) {
+            digests.insert(tool.name().to_string(), tool.digest().to_string());
+        }
+    }
+    digests
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refused_tools_are_recorded_and_never_routed() {
+        let tools = [
+            json!({"name": "search_a", "description": "Search A.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}),
+            json!({"name": "Search-A", "description": "Search again.", "inputSchema": {"type": "object"}}),
+            json!({"name": "bad", "description": "Bad schema.", "inputSchema": {"type": "Number"}}),
+            json!({"description": "No name."}),
+        ];
+        let listed = [Listed {
+            origin: "srv",
+            approval: Approval::Never,
+            tools: &tools,
+        }];
+        let file = tempfile::tempfile().expect("a temporary file");
+        let mut reader = file.try_clone().expect("a second handle");
+        let recorder = Recorder::new(Out::File(file), "test");
+        let built = build(recorder, &listed, None);
+        let mut session = String::new();
+        std::io::Seek::rewind(&mut reader).expect("rewind");
+        std::io::Read::read_to_string(&mut reader, &mut session).expect("read back");
+        let parsed = disclose_replay::session::parse(session.as_bytes()).expect("parses");
+        let outputs: Vec<String> = disclose_replay::replay::replay(&parsed)
+            .steps
+            .iter()
+            .filter(|s| s.op == "tool")
+            .map(|s| s.output.clone())
+            .collect();
+        assert_eq!(
+            outputs.len(),
+            3,
+            "every declaration as offered: {outputs:?}"
+        );
+        assert!(
+            outputs[1].starts_with("refused E_INVALID_ARGS admit.collision: "),
+            "{}",
+            outputs[1]
+        );
+        assert!(
+            outputs[2].starts_with("refused E_INVALID_ARGS admit.schema: "),
+            "{}",
+            outputs[2]
+        );
+        let routed: Vec<&str> = built.routes.keys().map(String::as_str).collect();
+        assert_eq!(routed, ["srv__search_a"]);
+        let route = &built.routes["srv__search_a"];
+        assert_eq!(
+            (route.raw_name.as_str(), route.effect, route.approval),
+            ("search_a", disclose::Effect::Read, Approval::Never)
+        );
+        assert!(
+            built.render.contains("- srv__search_a: Search A.\n"),
+            "{}",
+            built.render
+        );
+        assert_eq!(
+            digests("srv", &tools).keys().collect::<Vec<_>>(),
+            ["srv__Search-A", "srv__search_a"]
+        );
+    }
+}

@@ -1,0 +1,579 @@
+//! One upstream MCP server, reached with the official Rust SDK (`rmcp`) as
+//! its client: a child process over stdio, or streamable HTTP.
+//!
+//! It owns starting (`initialize`, then `tools/list` to the last page), the
+//! child's life (its own process group, killed with the gateway; a parent
+//! death signal on Linux, so not even a killed gateway leaves it behind),
+//! its stderr (each line to the gateway's stderr, prefixed `[origin] `),
+//! noticing that it exited (and with what status), restarting it, and one
+//! `tools/call` with cancellation. It knows nothing of the catalog: what to
+//! admit, refuse or call is the gateway's.
+
+use std::fmt;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    ClientRequest, CustomRequest, CustomResult, Implementation, ServerResult,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Server, Transport, redact_url};
+use crate::log;
+
+/// The most pages of `tools/list` read from one server: a server whose
+/// cursor never ends cannot hold the start forever.
+const MAX_PAGES: usize = 1000;
+
+/// How long a stopped child is given after SIGTERM before SIGKILL.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// A started connection to an upstream.
+struct Connection {
+    service: RunningService<RoleClient, Handler>,
+    child: Option<Child>,
+}
+
+/// The child process of a stdio upstream.
+struct Child {
+    /// Its process id, which is also its process group's.
+    pid: i32,
+    /// Its exit status, once it has exited.
+    exited: watch::Receiver<Option<ExitStatus>>,
+}
+
+/// Where an upstream stands.
+enum State {
+    /// Serving.
+    Up(Connection),
+    /// Exited or closed; `reported` once a call has been told so.
+    Down { why: String, reported: bool },
+    /// Stopped with the gateway.
+    Stopped,
+}
+
+/// One upstream server.
+pub struct Upstream {
+    server: Server,
+    start_timeout: Duration,
+    state: tokio::sync::Mutex<State>,
+}
+
+/// Why an upstream could not be started.
+#[derive(Debug)]
+pub struct StartError(pub String);
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What a call to an upstream gave.
+pub enum Called {
+    /// Its `tools/call` result, as it answered.
+    Result(CallToolResult),
+    /// The call did not complete; the text says why, naming the server.
+    Failed(String),
+    /// The client cancelled the call; upstream was told.
+    Cancelled,
+}
+
+impl Upstream {
+    /// An upstream that is not started yet.
+    pub fn new(server: Server, start_timeout: Duration) -> Upstream {
+        Upstream {
+            server,
+            start_timeout,
+            state: tokio::sync::Mutex::new(State::Stopped),
+        }
+    }
+
+    /// Its origin.
+    pub fn origin(&self) -> &str {
+        &self.server.origin
+    }
+
+    /// Starts it: `initialize` and the whole `tools/list`, within the start
+    /// timeout. Gives the tools as the server listed them (JSON objects).
+    pub async fn start(&self) -> Result<Vec<Value>, StartError> {
+        let mut state = self.state.lock().await;
+        let (connection, tools) = self.connect().await?;
+        *state = State::Up(connection);
+        Ok(tools)
+    }
+
+    async fn connect(&self) -> Result<(Connection, Vec<Value>), StartError> {
+        let timeout = self.start_timeout;
+        let started = tokio::time::timeout(timeout, async {
+            let connection = connect(&self.server).await?;
+            let tools = list_tools(&connection.service, &self.server.origin).await;
+            match tools {
+                Ok(tools) => Ok((connection, tools)),
+                Err(error) => {
+                    stop(connection).await;
+                    Err(error)
+                }
+            }
+        })
+        .await;
+        match started {
+            Ok(result) => result,
+            Err(_) => Err(StartError(format!(
+                "did not answer initialize and tools/list within {} s (--start-timeout)",
+                timeout.as_secs_f64()
+            ))),
+        }
+    }
+
+    /// Calls `name` (its raw name) with `args`. `restarted` is called with
+    /// the tools a restarted server lists, before the call is made, so the
+    /// gateway can refuse a tool that changed.
+    pub async fn call(
+        &self,
+        name: &str,
+        args: Option<Map<String, Value>>,
+        cancel: &CancellationToken,
+        timeout: Duration,
+        restarted: &(dyn Fn(&[Value]) -> Option<String> + Sync),
+    ) -> Called {
+        let origin = &self.server.origin;
+        let peer_and_child = {
+            let mut state = self.state.lock().await;
+            self.notice_exit(&mut state);
+            match &mut *state {
+                State::Up(connection) => Ok((
+                    connection.service.peer().clone(),
+                    connection.child.as_ref().map(|c| c.exited.clone()),
+                )),
+                State::Down { why, reported } if !*reported => {
+                    *reported = true;
+                    Err(format!(
+                        "disclose: server \"{origin}\" {why}; it is restarted on the next call to one of its tools\n"
+                    ))
+                }
+                State::Down { .. } => {
+                    log(&format!("{origin}: restarting"));
+                    match self.connect().await {
+                        Ok((connection, tools)) => {
+                            let refusal = restarted(&tools);
+                            let peer = connection.service.peer().clone();
+                            let exited = connection.child.as_ref().map(|c| c.exited.clone());
+                            *state = State::Up(connection);
+                            log(&format!("{origin}: restarted"));
+                            match refusal {
+                                Some(refusal) => Err(refusal),
+                                None => Ok((peer, exited)),
+                            }
+                        }
+                        Err(error) => {
+                            let why = format!("could not be restarted: {error}");
+                            log(&format!("{origin}: {why}"));
+                            *state = State::Down {
+                                why: why.clone(),
+                                reported: false,
+                            };
+                            Err(format!(
+                                "disclose: server \"{origin}\" {why}; it is tried again on the next call to one of its tools\n"
+                            ))
+                        }
+                    }
+                }
+                State::Stopped => Err(format!(
+                    "disclose: server \"{origin}\" is stopped: the gateway is shutting down\n"
+                )),
+            }
+        };
+        let (peer, exited) = match peer_and_child {
+            Ok(found) => found,
+            Err(text) => return Called::Failed(text),
+        };
+        let mut params = CallToolRequestParams::new(name.to_string());
+        params.arguments = args;
+        // Dropping this future sends `notifications/cancelled` upstream (rmcp).
+        let call = peer.call_tool_once(params);
+        let answer = tokio::select! {
+            answer = tokio::time::timeout(timeout, call) => answer,
+            () = cancel.cancelled() => return Called::Cancelled,
+        };
+        match answer {
+            Ok(Ok(CallToolResponse::Complete(result))) => Called::Result(result),
+            Ok(Ok(_)) => Called::Failed(format!(
+                "disclose: server \"{origin}\" answered tools/call \"{name}\" with a result this gateway does not pass on (input required, or a task)\n"
+            )),
+            Ok(Err(error)) => {
+                // A closed transport: say how the child exited, when it did.
+                let status = match exited {
+                    Some(mut exited) => wait_exit(&mut exited).await,
+                    None => None,
+                };
+                let mut state = self.state.lock().await;
+                self.notice_exit(&mut state);
+                let closed = peer.is_transport_closed() || status.is_some();
+                if closed {
+                    let why = match status {
+                        Some(status) => format!("exited ({status})"),
+                        None => "closed the connection".to_string(),
+                    };
+                    if let State::Up(_) = &*state {
+                        log(&format!("{origin}: {why}"));
+                    }
+                    if !matches!(&*state, State::Stopped) {
+                        let old = std::mem::replace(
+                            &mut *state,
+                            State::Down {
+                                why: why.clone(),
+                                reported: true,
+                            },
+                        );
+                        if let State::Up(connection) = old {
+                            tokio::spawn(stop(connection));
+                        }
+                    }
+                    Called::Failed(format!(
+                        "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is restarted on the next call to one of its tools\n"
+                    ))
+                } else {
+                    Called::Failed(format!(
+                        "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
+                        error_text(&error)
+                    ))
+                }
+            }
+            Err(_) => Called::Failed(format!(
+                "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
+                timeout.as_secs_f64()
+            )),
+        }
+    }
+
+    /// Moves an `Up` upstream whose child has exited, or whose connection
+    /// closed, to `Down`, logging it once.
+    fn notice_exit(&self, state: &mut State) {
+        let State::Up(connection) = &*state else {
+            return;
+        };
+        let status = connection
+            .child
+            .as_ref()
+            .and_then(|child| *child.exited.borrow());
+        let why = match status {
+            Some(status) => format!("exited ({status})"),
+            None if connection.service.is_closed()
+                || connection.service.peer().is_transport_closed() =>
+            {
+                "closed the connection".to_string()
+            }
+            None => return,
+        };
+        log(&format!(
+            "{}: {why}; it is restarted on the next call to one of its tools",
+            self.server.origin
+        ));
+        let old = std::mem::replace(
+            state,
+            State::Down {
+                why,
+                reported: false,
+            },
+        );
+        if let State::Up(connection) = old {
+            tokio::spawn(stop(connection));
+        }
+    }
+
+    /// Stops it for good: the connection closed, the child's process group
+    /// terminated and then killed.
+    pub async fn stop(&self) {
+        let mut state = self.state.lock().await;
+        if let State::Up(connection) = std::mem::replace(&mut *state, State::Stopped) {
+            stop(connection).await;
+        }
+    }
+}
+
+/// The exit status, if the child exits within a moment of its connection
+/// closing.
+async fn wait_exit(exited: &mut watch::Receiver<Option<ExitStatus>>) -> Option<ExitStatus> {
+    let waited = tokio::time::timeout(Duration::from_secs(2), exited.wait_for(Option::is_some));
+    match waited.await {
+        Ok(Ok(status)) => *status,
+        _ => None,
+    }
+}
+
+fn error_text(error: &rmcp::ServiceError) -> String {
+    match error {
+        rmcp::ServiceError::McpError(data) => format!("{} ({})", data.message, data.code.0),
+        other => other.to_string(),
+    }
+}
+
+/// Closes a connection and ends its child's process group.
+async fn stop(mut connection: Connection) {
+    let _ = connection
+        .service
+        .close_with_timeout(Duration::from_millis(500))
+        .await;
+    if let Some(mut child) = connection.child.take() {
+        kill_group(child.pid, libc::SIGTERM);
+        let exited = tokio::time::timeout(STOP_GRACE, child.exited.wait_for(Option::is_some));
+        if exited.await.is_err() {
+            kill_group(child.pid, libc::SIGKILL);
+        }
+        // Whatever it left in its group goes too.
+        kill_group(child.pid, libc::SIGKILL);
+    }
+}
+
+fn kill_group(pid: i32, signal: i32) {
+    if pid > 0 {
+        // SAFETY: killpg only sends a signal; the group is the child's own
+        // (process_group(0) at spawn), never the gateway's.
+        unsafe {
+            libc::killpg(pid, signal);
+        }
+    }
+}
+
+/// The client handler of an upstream: logs what the server announces.
+#[derive(Clone)]
+struct Handler {
+    origin: String,
+}
+
+impl ClientHandler for Handler {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        // SPEC §3: the run's tool list never changes; a restart compares
+        // digests (docs/decisions.md).
+        log(&format!(
+            "{}: announced notifications/tools/list_changed; the run's catalog stays as it started",
+            self.origin
+        ));
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        // No roots, sampling or elicitation: the gateway answers for nothing
+        // an upstream could ask of a user.
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("disclose", env!("CARGO_PKG_VERSION")),
+        )
+    }
+}
+
+async fn connect(server: &Server) -> Result<Connection, StartError> {
+    let handler = Handler {
+        origin: server.origin.clone(),
+    };
+    match &server.transport {
+        Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let mut cmd = tokio::process::Command::new(command);
+            cmd.args(args)
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true)
+                // Its own group: stopping it stops what it started.
+                .process_group(0);
+            if let Some(cwd) = cwd {
+                cmd.current_dir(cwd);
+            }
+            die_with_parent(&mut cmd);
+            let mut child = cmd
+                .spawn()
+                .map_err(|e| StartError(format!("could not be started: {command}: {e}")))?;
+            let pid = child
+                .id()
+                .and_then(|id| i32::try_from(id).ok())
+                .unwrap_or(0);
+            let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+                (Some(stdin), Some(stdout)) => (stdin, stdout),
+                _ => return Err(StartError("has no stdin or stdout".into())),
+            };
+            if let Some(stderr) = child.stderr.take() {
+                let origin = server.origin.clone();
+                tokio::spawn(async move {
+                    let mut lines = BufReader::new(stderr).lines();
+                    while let Ok(Some(line)) = lines.next_line().await {
+                        crate::stderr_line(&format!("[{origin}] {line}"));
+                    }
+                });
+            }
+            let (tx, exited) = watch::channel(None);
+            tokio::spawn(async move {
+                if let Ok(status) = child.wait().await {
+                    let _ = tx.send(Some(status));
+                }
+            });
+            log(&format!("{}: started {command} (pid {pid})", server.origin));
+            let mut child = Some(Child { pid, exited });
+            let service = match handler.serve((stdout, stdin)).await {
+                Ok(service) => service,
+                Err(error) => {
+                    let status = match child.as_mut() {
+                        Some(c) => wait_exit(&mut c.exited).await,
+                        None => None,
+                    };
+                    if let Some(c) = child {
+                        kill_group(c.pid, libc::SIGKILL);
+                    }
+                    return Err(StartError(match status {
+                        Some(status) => format!("exited ({status}) before initialize"),
+                        None => format!("failed initialize: {error}"),
+                    }));
+                }
+            };
+            Ok(Connection { service, child })
+        }
+        Transport::Http { url, headers } => {
+            // rmcp takes a HashMap; its order reaches no output.
+            #[allow(clippy::disallowed_types)]
+            let mut custom = std::collections::HashMap::new();
+            for (name, value) in headers {
+                let name = http::HeaderName::try_from(name.as_str()).map_err(|_| {
+                    StartError(format!("header \"{name}\" is not a valid header name"))
+                })?;
+                let value = http::HeaderValue::try_from(value.as_str())
+                    // The value may be a credential: never shown.
+                    .map_err(|_| {
+                        StartError(format!(
+                            "header \"{name}\" has a value that is not a valid header value"
+                        ))
+                    })?;
+                custom.insert(name, value);
+            }
+            let config =
+                StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+            let transport = StreamableHttpClientTransport::from_config(config);
+            let service = handler.serve(transport).await.map_err(|error| {
+                StartError(format!("failed initialize at {}: {error}", redact_url(url)))
+            })?;
+            log(&format!(
+                "{}: connected to {}",
+                server.origin,
+                redact_url(url)
+            ));
+            Ok(Connection {
+                service,
+                child: None,
+            })
+        }
+    }
+}
+
+/// On Linux, the child is killed when the gateway dies, even by SIGKILL.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut tokio::process::Command) {
+    // SAFETY: prctl and getppid are async-signal-safe; nothing else runs
+    // between fork and exec.
+    let parent = std::process::id();
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // The gateway died before prctl: do not run orphaned.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut tokio::process::Command) {}
+
+/// Every page of `tools/list`, each tool as the JSON object the server sent
+/// (read as a raw request, so one malformed tool does not hide the others:
+/// admission refuses it by name).
+async fn list_tools(
+    service: &RunningService<RoleClient, Handler>,
+    origin: &str,
+) -> Result<Vec<Value>, StartError> {
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..MAX_PAGES {
+        let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+        let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
+        let answer = service
+            .peer()
+            .send_request(request)
+            .await
+            .map_err(|e| StartError(format!("failed tools/list: {}", error_text(&e))))?;
+        let page = match answer {
+            ServerResult::ListToolsResult(result) => {
+                serde_json::to_value(&result).map_err(|e| {
+                    StartError(format!("sent a tools/list result that cannot be read: {e}"))
+                })?
+            }
+            ServerResult::CustomResult(CustomResult(value)) => value,
+            _ => {
+                return Err(StartError(
+                    "answered tools/list with something that is not a tools/list result".into(),
+                ));
+            }
+        };
+        let Some(Value::Array(items)) = page.get("tools") else {
+            return Err(StartError(format!(
+                "answered tools/list without a \"tools\" array ({origin})"
+            )));
+        };
+        tools.extend(items.iter().cloned());
+        cursor = match page.get("nextCursor") {
+            Some(Value::String(next)) if !next.is_empty() => Some(next.clone()),
+            _ => return Ok(tools),
+        };
+    }
+    Err(StartError(format!(
+        "sent more than {MAX_PAGES} pages of tools/list"
+    )))
+}
+
+/// Starts every upstream at once; those that fail are named on stderr and
+/// left out. Gives each started upstream with its tools, by origin.
+pub async fn start_all(upstreams: Vec<Arc<Upstream>>) -> Vec<(Arc<Upstream>, Vec<Value>)> {
+    let mut tasks = Vec::with_capacity(upstreams.len());
+    for upstream in upstreams {
+        tasks.push(tokio::spawn(async move {
+            let started = upstream.start().await;
+            (upstream, started)
+        }));
+    }
+    let mut started = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        let Ok((upstream, result)) = task.await else {
+            continue;
+        };
+        match result {
+            Ok(tools) => {
+                log(&format!(
+                    "{}: {} tools listed",
+                    upstream.origin(),
+                    tools.len()
+                ));
+                started.push((upstream, tools));
+            }
+            Err(error) => log(&format!("{}: left out: {error}", upstream.origin())),
+        }
+    }
+    started.sort_by(|a, b| a.0.origin().cmp(b.0.origin()));
+    started
+}
+
+/// The started upstreams, shared with the signal handler for a clean stop.
+pub type Shared = Arc<Mutex<Vec<Arc<Upstream>>>>;

@@ -1,0 +1,478 @@
+//! What the end-to-end tests share: the real components (installed at
+//! pinned versions by `script/mcp-e2e-install` when absent; a failed
+//! install fails the test, it never skips it), configs over the reference
+//! servers, the gateway on a raw wire, and the official clients driven
+//! line by line (`crates/mcp/e2e/client.py`, `client.mjs`).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long one answer may take (an upstream start is the slowest step).
+pub const ANSWER: Duration = Duration::from_secs(90);
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `disclose` binary; the gateway is its `mcp` subcommand.
+pub fn disclose() -> &'static str {
+    env!("CARGO_BIN_EXE_disclose")
+}
+
+/// `disclose mcp`, ready for its arguments.
+pub fn gateway() -> Command {
+    let mut command = Command::new(disclose());
+    command.arg("mcp");
+    command
+}
+
+/// Where the real components live, installed once per test process.
+pub struct Installed {
+    pub node_modules: PathBuf,
+    pub python: PathBuf,
+    pub ts_client: PathBuf,
+    pub py_client: PathBuf,
+}
+
+/// Installs the pinned components if needed (idempotent, keyed by the
+/// lockfiles' hashes); panics with the script's output when it cannot.
+pub fn installed() -> &'static Installed {
+    static INSTALLED: OnceLock<Installed> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let root = root();
+        let script = root.join("script/mcp-e2e-install");
+        let output = Command::new("bash")
+            .arg(&script)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
+        assert!(
+            output.status.success(),
+            "script/mcp-e2e-install failed ({}); the end-to-end tests need it:\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let dest = std::env::var_os("DISCLOSE_MCP_E2E_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target/mcp-e2e"));
+        let node = dest.join("node");
+        // The TypeScript client resolves the SDK from beside node_modules.
+        let ts_client = node.join("client.mjs");
+        let source = std::fs::read(root.join("crates/mcp/e2e/client.mjs")).expect("client.mjs");
+        let temp = node.join(format!("client.mjs.{}", std::process::id()));
+        std::fs::write(&temp, source).expect("copy client.mjs");
+        std::fs::rename(&temp, &ts_client).expect("place client.mjs");
+        Installed {
+            node_modules: node.join("node_modules"),
+            python: dest.join("venv/bin/python"),
+            ts_client,
+            py_client: root.join("crates/mcp/e2e/client.py"),
+        }
+    })
+}
+
+/// A reference server's entry point.
+pub fn server_js(package: &str) -> String {
+    let dir = installed().node_modules.join(package);
+    dir.join("dist/index.js").display().to_string()
+}
+
+/// `server-everything` over stdio.
+pub fn everything(approval: &str) -> Value {
+    json!({"command": "node", "args": [server_js("@modelcontextprotocol/server-everything"), "stdio"], "approval": approval})
+}
+
+/// `server-filesystem` on one root.
+pub fn filesystem(root: &Path, approval: &str) -> Value {
+    json!({"command": "node", "args": [server_js("@modelcontextprotocol/server-filesystem"), root.display().to_string()], "approval": approval})
+}
+
+/// `server-memory` with its graph in `file`.
+pub fn memory(file: &Path, approval: &str) -> Value {
+    json!({"command": "node", "args": [server_js("@modelcontextprotocol/server-memory")], "env": {"MEMORY_FILE_PATH": file.display().to_string()}, "approval": approval})
+}
+
+/// Writes `{"mcpServers": servers}` to `dir/mcp.json`.
+pub fn config(dir: &Path, servers: Value) -> PathBuf {
+    let path = dir.join("mcp.json");
+    let text = serde_json::to_string_pretty(&json!({ "mcpServers": servers })).expect("json");
+    std::fs::write(&path, text).expect("write the config");
+    path
+}
+
+/// Lines a child writes, read on a thread.
+fn lines_of(reader: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(reader).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Everything a child writes to stderr, kept.
+fn collect(reader: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
+    let kept = Arc::new(Mutex::new(String::new()));
+    let into = Arc::clone(&kept);
+    std::thread::spawn(move || {
+        for line in BufReader::new(reader).lines() {
+            let Ok(line) = line else { break };
+            let mut kept = into.lock().unwrap_or_else(|e| e.into_inner());
+            kept.push_str(&line);
+            kept.push('\n');
+        }
+    });
+    kept
+}
+
+/// A child killed (with its process group) when dropped.
+pub struct Guard(pub Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One of the official clients, driving a gateway it launched.
+pub struct Driver {
+    child: Guard,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+    /// The first line: `{ready, protocol, instructions}`.
+    pub ready: Value,
+}
+
+/// Which client, and how it connects.
+#[derive(Clone, Copy, Debug)]
+pub enum Sdk {
+    /// Python, `server/discover` (protocol 2026-07-28).
+    PythonModern,
+    /// Python, the initialize handshake.
+    PythonLegacy,
+    /// TypeScript (initialize, 2025-11-25).
+    TypeScript,
+}
+
+impl Driver {
+    /// Launches `sdk`'s client, which launches the gateway with `args`.
+    pub fn start(sdk: Sdk, elicit: bool, args: &[&str]) -> Driver {
+        let args: Vec<&str> = std::iter::once("mcp").chain(args.iter().copied()).collect();
+        Driver::start_command(sdk, elicit, disclose(), &args)
+    }
+
+    /// Launches `sdk`'s client against any stdio server.
+    pub fn start_command(sdk: Sdk, elicit: bool, program: &str, args: &[&str]) -> Driver {
+        let installed = installed();
+        let yes = if elicit { "yes" } else { "no" };
+        let mut command = match sdk {
+            Sdk::PythonModern | Sdk::PythonLegacy => {
+                let mode = if matches!(sdk, Sdk::PythonModern) {
+                    "auto"
+                } else {
+                    "legacy"
+                };
+                let mut c = Command::new(&installed.python);
+                c.arg(&installed.py_client).args([mode, yes]);
+                c
+            }
+            Sdk::TypeScript => {
+                let mut c = Command::new("node");
+                c.arg(&installed.ts_client).arg(yes);
+                c
+            }
+        };
+        command.arg("--").arg(program).args(args);
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("the client starts");
+        let stdin = child.stdin.take();
+        let lines = lines_of(child.stdout.take().expect("stdout"));
+        let stderr = collect(child.stderr.take().expect("stderr"));
+        let mut driver = Driver {
+            child: Guard(child),
+            stdin,
+            lines,
+            stderr,
+            ready: Value::Null,
+        };
+        driver.ready = driver.read();
+        assert_eq!(
+            driver.ready["ready"],
+            json!(true),
+            "{sdk:?} did not connect: {}\nstderr:\n{}",
+            driver.ready,
+            driver.stderr()
+        );
+        driver
+    }
+
+    fn read(&mut self) -> Value {
+        match self.lines.recv_timeout(ANSWER) {
+            Ok(line) => serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("not JSON from the client ({e}): {line}")),
+            Err(e) => panic!(
+                "no answer from the client ({e}); its stderr:\n{}",
+                self.stderr()
+            ),
+        }
+    }
+
+    /// Sends one command, returns its answer.
+    pub fn send(&mut self, order: Value) -> Value {
+        let stdin = self.stdin.as_mut().expect("open");
+        writeln!(stdin, "{order}").expect("write to the client");
+        stdin.flush().expect("flush");
+        self.read()
+    }
+
+    /// `call` through the gateway's door (`{"name":"call","args":{name,args}}`).
+    pub fn call(&mut self, minted: &str, args: Value, answers: &[&str]) -> Value {
+        self.send(json!({"op": "call", "name": "call", "args": {"name": minted, "args": args}, "answers": answers}))
+    }
+
+    /// `describe`.
+    pub fn describe(&mut self, query: &str) -> Value {
+        self.send(json!({"op": "call", "name": "describe", "args": {"name": query}}))
+    }
+
+    /// Everything the client and the gateway wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Ends the session; the client's exit status and stderr.
+    pub fn close(mut self) -> (ExitStatus, String) {
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = writeln!(stdin, "{}", json!({"op": "close"}));
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Ok(Some(status)) = self.child.0.try_wait() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the client did not end");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // The stderr thread ends with the pipe.
+        std::thread::sleep(Duration::from_millis(100));
+        (status, self.stderr())
+    }
+}
+
+/// The text of a tool result's first content block.
+pub fn text(answer: &Value) -> String {
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {answer}"))
+        .to_string()
+}
+
+/// Whether a tool result is an error.
+pub fn is_error(answer: &Value) -> bool {
+    answer["result"]["isError"] == json!(true)
+}
+
+/// The gateway on a raw wire: bytes in, lines out, as a client's transport
+/// sees them.
+pub struct Wire {
+    pub child: Guard,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Wire {
+    /// Starts the gateway with `args`.
+    pub fn start(args: &[&str]) -> Wire {
+        let mut child = gateway()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the gateway starts");
+        let stdin = child.stdin.take();
+        let lines = lines_of(child.stdout.take().expect("stdout"));
+        let stderr = collect(child.stderr.take().expect("stderr"));
+        Wire {
+            child: Guard(child),
+            stdin,
+            lines,
+            stderr,
+        }
+    }
+
+    /// Writes one JSON-RPC message.
+    pub fn send(&mut self, message: Value) {
+        let stdin = self.stdin.as_mut().expect("open");
+        writeln!(stdin, "{message}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next line the gateway writes, as written.
+    pub fn line(&mut self) -> String {
+        self.lines.recv_timeout(ANSWER).unwrap_or_else(|e| {
+            panic!("no line from the gateway ({e}); stderr:\n{}", self.stderr())
+        })
+    }
+
+    /// A request, and the raw line of its answer (notifications skipped).
+    pub fn request(&mut self, id: u64, method: &str, params: Value) -> String {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let line = self.line();
+            let value: Value = serde_json::from_str(&line).expect("JSON-RPC on stdout");
+            if value.get("id") == Some(&json!(id)) {
+                return line;
+            }
+        }
+    }
+
+    /// `initialize` (2025-11-25) and `notifications/initialized`.
+    pub fn initialize(&mut self) -> Value {
+        let line = self.request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire", "version": "1"}}),
+        );
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        serde_json::from_str(&line).expect("JSON")
+    }
+
+    /// Closes stdin (the client disconnects) and waits for the exit.
+    pub fn disconnect(mut self, within: Duration) -> (ExitStatus, String) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + within;
+        loop {
+            if let Ok(Some(status)) = self.child.0.try_wait() {
+                std::thread::sleep(Duration::from_millis(100));
+                return (status, self.stderr());
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the gateway did not end within {within:?} of the client's disconnect; stderr:\n{}",
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// What the gateway wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Waits until stderr holds `needle`.
+    pub fn wait_stderr(&self, needle: &str) -> String {
+        let deadline = Instant::now() + ANSWER;
+        loop {
+            let text = self.stderr();
+            if text.contains(needle) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "stderr never said {needle:?}:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// The pid a gateway logged for an upstream (`ORIGIN: started … (pid N)`).
+pub fn upstream_pid(stderr: &str, origin: &str) -> i32 {
+    let prefix = format!("disclose: {origin}: started ");
+    stderr
+        .lines()
+        .filter(|l| l.starts_with(&prefix))
+        .filter_map(|l| l.rsplit_once("(pid ").map(|(_, p)| p.trim_end_matches(')')))
+        .filter_map(|p| p.parse().ok())
+        .next_back()
+        .unwrap_or_else(|| panic!("no pid logged for {origin}:\n{stderr}"))
+}
+
+/// Whether a process is still alive (not a zombie).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Waits until `pid` is gone.
+pub fn gone(pid: i32, within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    !alive(pid)
+}
+
+/// JSON with keys sorted and no spaces, whatever order a client kept.
+pub fn canonical(value: &Value) -> String {
+    disclose::internals::canonical::canonical(value)
+}
+
+/// A free loopback port (bound, then released).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// `server-everything` over streamable HTTP on a loopback port, until
+/// dropped; its URL.
+pub fn everything_http() -> (Guard, String) {
+    let port = free_port();
+    let mut child = Command::new("node")
+        .arg(server_js("@modelcontextprotocol/server-everything"))
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("server-everything starts");
+    let lines = lines_of(child.stderr.take().expect("stderr"));
+    let guard = Guard(child);
+    let deadline = Instant::now() + ANSWER;
+    loop {
+        let line = lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("server-everything says it listens");
+        if line.contains("listening on port") {
+            break;
+        }
+    }
+    (guard, format!("http://127.0.0.1:{port}/mcp"))
+}
