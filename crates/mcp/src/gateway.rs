@@ -1,6 +1,15 @@
-//! The gateway as an MCP server: one run of the catalog behind the two
-//! doors, whatever transport carries it (stdio today; a second transport
-//! serves the same [`Gateway`]).
+//! The gateway as an MCP server: the two doors over a run of the catalog,
+//! whatever transport carries it (stdio, or streamable HTTP with one run
+//! per MCP session).
+//!
+//! [`Shared`] is what every session sees alike and what the upstreams are:
+//! the one upstream snapshot, the routes, the fixed `tools/list` answer and
+//! `instructions`, the upstreams themselves and the tools refused since an
+//! upstream restarted with another descriptor. A [`Gateway`] is one
+//! `rmcp::ServerHandler` over it, bound to one [`SessionRun`] (its run,
+//! recording, allowances and approval rounds): bound at once over stdio,
+//! and over HTTP on its session's `initialize`, or, for a request of the
+//! 2026-07-28 revision, which has no session, to the sessionless run.
 //!
 //! `tools/list` is the run's resident tools in contract 3's `mcp` shape
 //! (`Run::tools_for(Provider::Mcp)`, SPEC §11), fixed at start; the
@@ -10,21 +19,24 @@
 //! (recorded): `describe` is answered by the library, a refusal becomes a
 //! tool result with `isError` and the exact refusal text, and a routed call
 //! goes to its upstream under its raw name, after approval, and comes back
-//! as the upstream answered. The gateway never changes the run's catalog:
-//! a restarted upstream whose tool changed (by digest, SPEC §2) has that
-//! tool refused.
+//! as the upstream answered (with any config secret scrubbed, `secrets`).
+//! The gateway never changes a run's catalog: a restarted upstream whose
+//! tool changed (by digest, SPEC §2) has that tool refused, in every
+//! session.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
-use disclose::{Answer, Approval, RecordedRun, ToolCall};
+use disclose::{Answer, Approval, Recorder, ToolCall};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
+    GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequest, InputRequests,
+    InputRequiredResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ResultType, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -32,7 +44,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::approval::{self, Decision};
-use crate::recording::Out;
+use crate::catalog::{Built, Snapshot};
+use crate::recording::{self, Out};
+use crate::session::{Allowance, Opened, SessionRun, lock};
 use crate::upstream::{Called, Upstream};
 
 /// The name of the prompt and resource that carry the dormant index.
@@ -64,26 +78,20 @@ pub struct Options {
     pub allow_all: bool,
 }
 
-/// The gateway: a started run and its upstreams.
-#[derive(Clone)]
-pub struct Gateway {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    run: Mutex<RecordedRun<Out>>,
+/// What every session of the gateway shares: the snapshot, the routes,
+/// the fixed answers and the upstreams.
+pub struct Shared {
+    snapshot: Snapshot,
+    /// The recording header's `about`.
+    about: String,
+    /// `--record DIR`.
+    record: Option<PathBuf>,
     routes: BTreeMap<String, UpstreamTool>,
     upstreams: BTreeMap<String, Arc<Upstream>>,
     /// Tools whose upstream restarted with a different descriptor:
-    /// minted name → the refusal text.
+    /// minted name → the refusal text. A fact about the upstream, so every
+    /// session refuses them.
     changed: Mutex<BTreeMap<String, String>>,
-    /// Session allowances: minted name → the digest allowed.
-    allowed: Mutex<BTreeMap<String, String>>,
-    /// Approvals asked of a 2026-07-28 client (MRTR): request state → the
-    /// call it is for.
-    pending: Mutex<BTreeMap<String, (String, Value)>>,
-    next_state: AtomicU64,
-    state_salt: u64,
     /// The `tools/list` answer, built once: the run's tool list is fixed.
     list: ListToolsResult,
     /// What `initialize` and `server/discover` say, built once (rmcp asks
@@ -91,32 +99,40 @@ struct Inner {
     info: ServerConfig,
     render: String,
     options: Options,
+    next_serial: AtomicU64,
+    /// Set when any session's recording could not be written.
+    record_failed: Arc<AtomicBool>,
+    /// The run of 2026-07-28 requests over HTTP, and when it last answered.
+    sessionless: Mutex<Option<(Arc<SessionRun>, Instant)>>,
 }
 
-/// Locks a mutex whose holder may have panicked: the data is plain and
-/// never left half-written.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+/// What the gateway's shared part is built from.
+pub struct Parts {
+    /// The upstream snapshot.
+    pub snapshot: Snapshot,
+    /// A run started from it, for its routes, tool list and render.
+    pub built: Built,
+    /// The recording header's `about`.
+    pub about: String,
+    /// `--record DIR`.
+    pub record: Option<PathBuf>,
+    /// The started upstreams, by origin.
+    pub upstreams: BTreeMap<String, Arc<Upstream>>,
+    /// Approvals and timeouts.
+    pub options: Options,
 }
 
-impl Gateway {
-    /// A gateway over a started, recorded run. `tools` and `render` are what
-    /// the run gave at start (`tools_for(Provider::Mcp)` and `render()`,
-    /// already recorded).
-    pub fn new(
-        run: RecordedRun<Out>,
-        routes: BTreeMap<String, UpstreamTool>,
-        upstreams: BTreeMap<String, Arc<Upstream>>,
-        tools: Value,
-        render: String,
-        options: Options,
-    ) -> Gateway {
-        let state_salt = u64::from(std::process::id()).rotate_left(32)
-            ^ std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
+impl Shared {
+    /// The shared part, and the run it was built with (the first session's,
+    /// over stdio).
+    pub fn new(parts: Parts) -> (Arc<Shared>, disclose::RecordedRun<Out>) {
+        let Built {
+            run,
+            routes,
+            tools,
+            render,
+            refused: _,
+        } = parts.built;
         // Both are our own JSON of a fixed shape (a test holds that they
         // read); the defaults are never expected.
         let list = from_json(json!({ "tools": tools })).unwrap_or_default();
@@ -132,32 +148,185 @@ impl Gateway {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(render.clone());
-        Gateway {
-            inner: Arc::new(Inner {
-                run: Mutex::new(run),
-                routes,
-                upstreams,
-                changed: Mutex::new(BTreeMap::new()),
-                allowed: Mutex::new(BTreeMap::new()),
-                pending: Mutex::new(BTreeMap::new()),
-                next_state: AtomicU64::new(1),
-                state_salt,
-                list,
-                info,
-                render,
-                options,
-            }),
-        }
+        let shared = Shared {
+            snapshot: parts.snapshot,
+            about: parts.about,
+            record: parts.record,
+            routes,
+            upstreams: parts.upstreams,
+            changed: Mutex::new(BTreeMap::new()),
+            list,
+            info,
+            render,
+            options: parts.options,
+            next_serial: AtomicU64::new(1),
+            record_failed: Arc::new(AtomicBool::new(false)),
+            sessionless: Mutex::new(None),
+        };
+        (Arc::new(shared), run)
     }
 
     /// The upstreams, for a clean stop.
     pub fn upstreams(&self) -> Vec<Arc<Upstream>> {
-        self.inner.upstreams.values().cloned().collect()
+        self.upstreams.values().cloned().collect()
     }
 
-    /// The first recording write that failed, if any.
-    pub fn record_error(&self) -> Option<String> {
-        lock(&self.inner.run).error().map(ToString::to_string)
+    /// Whether a session's recording could not be written.
+    pub fn record_failed(&self) -> bool {
+        self.record_failed.load(Ordering::Relaxed)
+    }
+
+    /// How many tools are routed to upstreams.
+    pub fn routed(&self) -> usize {
+        self.routes.len()
+    }
+
+    /// A session over `run` (stdio's, whose run was started with the
+    /// gateway).
+    pub fn session_over(
+        &self,
+        run: disclose::RecordedRun<Out>,
+        recorded_at: Option<PathBuf>,
+    ) -> Arc<SessionRun> {
+        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
+        Arc::new(SessionRun::new(Opened {
+            serial,
+            label: format!("session {serial}"),
+            run,
+            recorded_at,
+            allowance: Allowance::Remembered,
+            record_failed: Arc::clone(&self.record_failed),
+            announce_end: false,
+        }))
+    }
+
+    /// A new session: its own run from the snapshot, its own recording.
+    pub fn open(&self, allowance: Allowance) -> Result<Arc<SessionRun>, String> {
+        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
+        let label = match allowance {
+            Allowance::Remembered => format!("session {serial}"),
+            Allowance::OnceOnly => format!("sessionless run {serial}"),
+        };
+        let (out, recorded_at) = match &self.record {
+            Some(dir) => {
+                let (path, file) = recording::create(dir).map_err(|e| {
+                    format!("{label}: cannot record in {}: {e}", dir.display())
+                })?;
+                (Out::File(file), Some(path))
+            }
+            None => (Out::Nowhere, None),
+        };
+        let built = self.snapshot.start(Recorder::new(out, &self.about));
+        crate::log(&format!(
+            "{label} started{}",
+            recorded_at
+                .as_ref()
+                .map(|p| format!("; recording to {}", p.display()))
+                .unwrap_or_default()
+        ));
+        Ok(Arc::new(SessionRun::new(Opened {
+            serial,
+            label,
+            run: built.run,
+            recorded_at,
+            allowance,
+            record_failed: Arc::clone(&self.record_failed),
+            announce_end: true,
+        })))
+    }
+
+    /// The sessionless run, started on its first use.
+    pub fn sessionless(&self) -> Result<Arc<SessionRun>, String> {
+        let mut slot = lock(&self.sessionless);
+        if let Some((session, used)) = slot.as_mut() {
+            *used = Instant::now();
+            return Ok(Arc::clone(session));
+        }
+        let session = self.open(Allowance::OnceOnly)?;
+        *slot = Some((Arc::clone(&session), Instant::now()));
+        Ok(session)
+    }
+
+    /// Ends the sessionless run when it has not answered for `idle` (its
+    /// recording closes once the calls still holding it are answered).
+    pub fn end_idle_sessionless(&self, idle: Duration) {
+        let mut slot = lock(&self.sessionless);
+        if slot.as_ref().is_some_and(|(_, used)| used.elapsed() >= idle) {
+            *slot = None;
+        }
+    }
+
+    /// Ends the sessionless run now (the gateway stops).
+    pub fn end_sessionless(&self) {
+        lock(&self.sessionless).take();
+    }
+
+    /// After a restart: each of this upstream's tools whose descriptor
+    /// differs from the run's (or that is gone) is refused from now on.
+    /// Gives the refusal for `minted` when it is one of them.
+    fn compare_restarted(&self, origin: &str, tools: &[Value], minted: &str) -> Option<String> {
+        let now = crate::catalog::digests(origin, tools);
+        let mut changed = lock(&self.changed);
+        for (name, route) in self.routes.iter().filter(|(_, r)| r.origin == origin) {
+            let current = now.get(name);
+            if current == Some(&route.digest) {
+                changed.remove(name);
+                continue;
+            }
+            let became = match current {
+                Some(digest) => format!("digest {} became {}", short(&route.digest), short(digest)),
+                None => format!("digest {} is no longer listed", short(&route.digest)),
+            };
+            let text = format!(
+                "disclose: server \"{origin}\" restarted and \"{name}\" changed ({became}); the run's catalog does not change, so it is refused until the gateway restarts\n"
+            );
+            crate::log(&format!("{origin}: {name} changed on restart ({became})"));
+            changed.insert(name.clone(), text);
+        }
+        changed.get(minted).cloned()
+    }
+}
+
+/// One MCP server over the shared gateway, bound to one session.
+#[derive(Clone)]
+pub struct Gateway {
+    shared: Arc<Shared>,
+    /// Set from the start over stdio; over HTTP by the session's
+    /// `initialize`, and never for a sessionless request.
+    bound: Arc<OnceLock<Arc<SessionRun>>>,
+}
+
+impl Gateway {
+    /// A server bound to `session` from the start (stdio).
+    pub fn bound(shared: Arc<Shared>, session: Arc<SessionRun>) -> Gateway {
+        let bound = OnceLock::new();
+        let _ = bound.set(session);
+        Gateway {
+            shared,
+            bound: Arc::new(bound),
+        }
+    }
+
+    /// A server whose `initialize` opens a new session; any other first
+    /// request (2026-07-28, sessionless) is answered by the sessionless run.
+    pub fn unbound(shared: Arc<Shared>) -> Gateway {
+        Gateway {
+            shared,
+            bound: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The shared part.
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// The session this server answers for.
+    fn session(&self) -> Result<Arc<SessionRun>, String> {
+        if let Some(session) = self.bound.get() {
+            return Ok(Arc::clone(session));
+        }
+        self.shared.sessionless()
     }
 
     async fn call(
@@ -165,7 +334,14 @@ impl Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallToolResponse {
-        let inner = &self.inner;
+        let session = match self.session() {
+            Ok(session) => session,
+            Err(message) => {
+                crate::log(&message);
+                return error(format!("disclose: {message}\n")).into();
+            }
+        };
+        let shared = &self.shared;
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
         let call = ToolCall {
             id: id_text(&context.id),
@@ -178,10 +354,10 @@ impl Gateway {
         let pending = request
             .request_state
             .as_ref()
-            .and_then(|state| lock(&inner.pending).remove(state));
+            .and_then(|state| session.take_pending(state));
         let answer = match &pending {
-            Some(_) => lock(&inner.run).run().answer(&call),
-            None => lock(&inner.run).answer(&call),
+            Some(_) => session.answer_again(&call),
+            None => session.answer(&call),
         };
         let routed = match answer {
             Answer::Text(text) => {
@@ -193,18 +369,19 @@ impl Gateway {
                 return error("disclose: this answer is not one the gateway knows\n".into()).into();
             }
         };
-        let Some(route) = inner.routes.get(&routed.name).cloned() else {
+        let Some(route) = shared.routes.get(&routed.name).cloned() else {
             return error(format!(
                 "disclose: \"{}\" is admitted but no upstream serves it\n",
                 routed.name
             ))
             .into();
         };
-        if let Some(refusal) = lock(&inner.changed).get(&routed.name) {
+        if let Some(refusal) = lock(&shared.changed).get(&routed.name) {
             return error(refusal.clone()).into();
         }
         if let Some(response) = self
             .approve(
+                &session,
                 &routed.name,
                 &route,
                 &routed.args,
@@ -216,7 +393,7 @@ impl Gateway {
         {
             return response;
         }
-        let Some(upstream) = inner.upstreams.get(&route.origin) else {
+        let Some(upstream) = shared.upstreams.get(&route.origin) else {
             return error(format!(
                 "disclose: server \"{}\" is not running\n",
                 route.origin
@@ -228,13 +405,13 @@ impl Gateway {
             _ => Some(Map::new()),
         };
         let minted = routed.name.clone();
-        let restarted = |tools: &[Value]| self.compare_restarted(&route.origin, tools, &minted);
+        let restarted = |tools: &[Value]| shared.compare_restarted(&route.origin, tools, &minted);
         match upstream
             .call(
                 &route.raw_name,
                 args,
                 &context.ct,
-                inner.options.call_timeout,
+                shared.options.call_timeout,
                 &restarted,
             )
             .await
@@ -242,9 +419,9 @@ impl Gateway {
             Called::Result(mut result) => {
                 // The 2026-07-28 envelope; rmcp drops it for older clients.
                 result.result_type = Some(ResultType::COMPLETE);
-                result.into()
+                scrubbed(result).into()
             }
-            Called::Failed(text) => error(text).into(),
+            Called::Failed(text) => error(crate::secrets::scrub(&text).into_owned()).into(),
             Called::Cancelled => error(format!(
                 "disclose: the client cancelled tools/call \"{}\"; server \"{}\" was told\n",
                 routed.name, route.origin
@@ -255,8 +432,10 @@ impl Gateway {
 
     /// Puts a call whose approval is required to the user. `None` lets the
     /// call run; otherwise the answer to give instead.
+    #[allow(clippy::too_many_arguments)]
     async fn approve(
         &self,
+        session: &SessionRun,
         minted: &str,
         route: &UpstreamTool,
         args: &Value,
@@ -264,11 +443,10 @@ impl Gateway {
         pending: Option<(String, Value)>,
         context: &RequestContext<RoleServer>,
     ) -> Option<CallToolResponse> {
-        let inner = &self.inner;
-        if route.approval == Approval::Never || inner.options.allow_all {
+        if route.approval == Approval::Never || self.shared.options.allow_all {
             return None;
         }
-        if lock(&inner.allowed).get(minted) == Some(&route.digest) {
+        if session.is_allowed(minted, &route.digest) {
             return None;
         }
         let can_ask = context
@@ -277,7 +455,7 @@ impl Gateway {
         if !can_ask {
             return Some(error(approval::cannot_ask(minted, route)).into());
         }
-        let params = approval::request(minted, route, args);
+        let params = approval::request(minted, route, args, session.allowance());
         let modern = context
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
@@ -288,8 +466,8 @@ impl Gateway {
             match (answered, request.input_responses.as_ref()) {
                 (Some(_), Some(responses)) => responses.get(approval::KEY).cloned(),
                 _ => {
-                    let state = self.new_state();
-                    lock(&inner.pending).insert(state.clone(), (minted.to_string(), args.clone()));
+                    let state = new_state();
+                    session.ask_later(state.clone(), minted, args);
                     let mut requests = InputRequests::new();
                     requests.insert(
                         approval::KEY.to_string(),
@@ -321,42 +499,45 @@ impl Gateway {
         match approval::decide(answer.as_ref()) {
             Decision::Once => None,
             Decision::Session => {
-                lock(&inner.allowed).insert(minted.to_string(), route.digest.clone());
+                session.allow(minted, &route.digest);
                 None
             }
             Decision::Declined(how) => Some(error(approval::declined(minted, how)).into()),
         }
     }
+}
 
-    fn new_state(&self) -> String {
-        let n = self.inner.next_state.fetch_add(1, Ordering::Relaxed);
-        format!("{:016x}{n:08x}", self.inner.state_salt)
+/// A request state for an approval round: 128 bits from the OS, so no
+/// client can name another's round.
+fn new_state() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: the time and a counter still never repeat.
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = (nanos ^ u128::from(n)).to_le_bytes();
     }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
-    /// After a restart: each of this upstream's tools whose descriptor
-    /// differs from the run's (or that is gone) is refused from now on.
-    /// Gives the refusal for `minted` when it is one of them.
-    fn compare_restarted(&self, origin: &str, tools: &[Value], minted: &str) -> Option<String> {
-        let now = crate::catalog::digests(origin, tools);
-        let mut changed = lock(&self.inner.changed);
-        for (name, route) in self.inner.routes.iter().filter(|(_, r)| r.origin == origin) {
-            let current = now.get(name);
-            if current == Some(&route.digest) {
-                changed.remove(name);
-                continue;
-            }
-            let became = match current {
-                Some(digest) => format!("digest {} became {}", short(&route.digest), short(digest)),
-                None => format!("digest {} is no longer listed", short(&route.digest)),
-            };
-            let text = format!(
-                "disclose: server \"{origin}\" restarted and \"{name}\" changed ({became}); the run's catalog does not change, so it is refused until the gateway restarts\n"
-            );
-            crate::log(&format!("{origin}: {name} changed on restart ({became})"));
-            changed.insert(name.clone(), text);
-        }
-        changed.get(minted).cloned()
+/// An upstream result with every config secret replaced.
+fn scrubbed(result: CallToolResult) -> CallToolResult {
+    let secrets = crate::secrets::installed();
+    if secrets.is_empty() {
+        return result;
     }
+    let Ok(mut value) = serde_json::to_value(&result) else {
+        return result;
+    };
+    if !secrets.scrub_value(&mut value) {
+        return result;
+    }
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        error("disclose: the server's result held a secret of the gateway's config and could not be cleaned; it was withheld\n".into())
+    })
 }
 
 fn short(digest: &str) -> &str {
@@ -385,7 +566,24 @@ fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
 
 impl ServerHandler for Gateway {
     fn get_info(&self) -> ServerConfig {
-        self.inner.info.clone()
+        self.shared.info.clone()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let result = self.negotiate_initialize(&request)?;
+        if self.bound.get().is_none() {
+            let session = self.shared.open(Allowance::Remembered).map_err(|message| {
+                crate::log(&message);
+                ErrorData::internal_error(message, None)
+            })?;
+            let _ = self.bound.set(session);
+        }
+        Ok(result)
     }
 
     async fn list_tools(
@@ -393,7 +591,7 @@ impl ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(self.inner.list.clone())
+        Ok(self.shared.list.clone())
     }
 
     async fn call_tool(
@@ -431,7 +629,7 @@ impl ServerHandler for Gateway {
         }
         let result: rmcp::model::GetPromptResult = from_json(json!({
             "description": "The catalog's dormant index",
-            "messages": [{"role": "user", "content": {"type": "text", "text": self.inner.render}}],
+            "messages": [{"role": "user", "content": {"type": "text", "text": self.shared.render}}],
         }))?;
         Ok(result.into())
     }
@@ -464,7 +662,7 @@ impl ServerHandler for Gateway {
             ));
         }
         let result: rmcp::model::ReadResourceResult = from_json(json!({
-            "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.inner.render}],
+            "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.shared.render}],
         }))?;
         Ok(result.into())
     }
