@@ -344,20 +344,25 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
     Ok((shared, run, recorded_at))
 }
 
-/// Resolves on SIGTERM, SIGINT or SIGHUP.
-pub async fn signalled() {
+/// Resolves on SIGTERM, SIGINT or SIGHUP. The handlers are installed when
+/// this is called, not when it is first awaited: a signal that arrives
+/// right after the gateway said it listens still stops it cleanly.
+pub fn signalled() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
+    let signals = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
         signal(SignalKind::hangup()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
-        _ = hup.recv() => {}
+    );
+    async move {
+        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = signals else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+            _ = hup.recv() => {}
+        }
+        log("stopping on a signal");
     }
-    log("stopping on a signal");
 }

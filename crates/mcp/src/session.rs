@@ -209,7 +209,11 @@ impl Drop for SessionRun {
                 Some(path) => format!("; recording {} closed", path.display()),
                 None => String::new(),
             };
-            crate::log(&format!("{} ended after {calls} tool calls{closed}", self.label));
+            let plural = if calls == 1 { "" } else { "s" };
+            crate::log(&format!(
+                "{} ended after {calls} tool call{plural}{closed}",
+                self.label
+            ));
         }
     }
 }

@@ -21,11 +21,12 @@ pub async fn serve(
     run: RecordedRun<Out>,
     recorded_at: Option<PathBuf>,
 ) -> Result<(), String> {
+    let signalled = crate::signalled();
     let session = shared.session_over(run, recorded_at);
     let gateway = Gateway::bound(shared, session);
     let served = tokio::select! {
         served = serve_until_closed(gateway) => served,
-        () = crate::signalled() => Ok(()),
+        () = signalled => Ok(()),
     };
     served.map_err(|error| format!("serving over stdio failed: {error}"))
 }

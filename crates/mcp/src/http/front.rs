@@ -3,22 +3,23 @@
 //!
 //! 1. the path is `/mcp` (404);
 //! 2. `Host`, `Origin` and the token ([`super::guard`]: 403, 403, 401);
-//! 3. a POST's body: at most `--max-body` bytes (413, by `Content-Length`
+//! 3. an `Mcp-Session-Id` names a live session (404 otherwise, for any
+//!    method, as the transport specification says, so the client starts a
+//!    new one);
+//! 4. a POST's body: at most `--max-body` bytes (413, by `Content-Length`
 //!    before reading, or while reading), sent within the read timeout
 //!    (408), and one JSON-RPC message (400 with a JSON-RPC error: -32700
 //!    when it is not JSON, -32600 when it is JSON but not a message);
-//! 4. the session: an `Mcp-Session-Id` that names no live session (404,
-//!    as the transport specification says, so the client starts a new
-//!    one); an `initialize` beyond `--max-sessions` (503, with
-//!    `Retry-After`: the gateway is full, whoever asks);
-//! 5. a `tools/call` beyond `--max-calls` in flight in its session (429,
+//! 5. an `initialize` beyond `--max-sessions` (503, with `Retry-After`:
+//!    the gateway is full, whoever asks);
+//! 6. a `tools/call` beyond `--max-calls` in flight in its session (429,
 //!    with `Retry-After`: this client is asking too much at once; the
 //!    sessionless run of 2026-07-28 requests has its own such limit).
 //!
 //! A refused request never reaches a run, so it is in no recording and
 //! changes no session; every other request and session goes on. GET and
-//! DELETE go to rmcp after step 2 (it answers an unknown session 404, a
-//! missing `Accept` 406, another method 405).
+//! DELETE go to rmcp after step 3 (it answers a missing `Accept` 406,
+//! another method 405); a session ended by DELETE is 204.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -37,7 +38,7 @@ use rmcp::transport::StreamableHttpService;
 use serde_json::json;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::gateway::{Gateway, Shared};
+use crate::gateway::Gateway;
 use crate::log;
 
 use super::guard::Guard;
@@ -68,7 +69,6 @@ pub struct Limits {
 pub struct Front {
     service: StreamableHttpService<Gateway, Sessions>,
     sessions: Arc<Sessions>,
-    shared: Arc<Shared>,
     guard: Guard,
     limits: Limits,
     /// One permit a session, taken by its `initialize`.
@@ -82,14 +82,12 @@ impl Front {
     pub fn new(
         service: StreamableHttpService<Gateway, Sessions>,
         sessions: Arc<Sessions>,
-        shared: Arc<Shared>,
         guard: Guard,
         limits: Limits,
     ) -> Front {
         Front {
             service,
             sessions,
-            shared,
             guard,
             slots: Arc::new(Semaphore::new(limits.sessions)),
             sessionless_calls: Arc::new(Semaphore::new(limits.calls)),
@@ -121,23 +119,12 @@ impl Front {
             }
             return reply;
         }
-        if request.method() != http::Method::POST {
-            return self.service.handle(request).await;
-        }
-        let (parts, body) = request.into_parts();
-        let bytes = match self.read_body(&parts.headers, body).await {
-            Ok(bytes) => bytes,
-            Err((status, text)) => return refuse(peer, status, text),
-        };
-        let message: ClientJsonRpcMessage = match serde_json::from_slice(&bytes) {
-            Ok(message) => message,
-            Err(_) => return not_json_rpc(peer, &bytes),
-        };
-        let session_id = parts
-            .headers
+        // A session the gateway does not hold: 404, whatever the method, so
+        // the client starts a new one (the transport specification).
+        let session_id = request
+            .headers()
             .get(SESSION_ID)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
+            .map(|v| v.to_str().unwrap_or_default().to_string());
         let live = match &session_id {
             Some(id) => match self.sessions.get(id) {
                 Some(live) => Some(live),
@@ -150,6 +137,27 @@ impl Front {
                 }
             },
             None => None,
+        };
+        if request.method() == http::Method::DELETE {
+            let mut reply = self.service.handle(request).await;
+            // rmcp answers an ended session 202; the Python SDK takes 200 or
+            // 204 as done (and warns otherwise), the TypeScript SDK any 2xx.
+            if reply.status() == StatusCode::ACCEPTED {
+                *reply.status_mut() = StatusCode::NO_CONTENT;
+            }
+            return reply;
+        }
+        if request.method() != http::Method::POST {
+            return self.service.handle(request).await;
+        }
+        let (parts, body) = request.into_parts();
+        let bytes = match self.read_body(&parts.headers, body).await {
+            Ok(bytes) => bytes,
+            Err((status, text)) => return refuse(peer, status, text),
+        };
+        let message: ClientJsonRpcMessage = match serde_json::from_slice(&bytes) {
+            Ok(message) => message,
+            Err(_) => return not_json_rpc(peer, &bytes),
         };
         let (initialize, call) = match &message {
             ClientJsonRpcMessage::Request(request) => (
@@ -254,10 +262,6 @@ impl Front {
         }
     }
 
-    /// The shared gateway.
-    pub fn shared(&self) -> &Arc<Shared> {
-        &self.shared
-    }
 }
 
 /// A refusal: its status, a text body, and one line on stderr (the peer

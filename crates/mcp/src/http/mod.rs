@@ -218,7 +218,6 @@ pub async fn serve(
     let front = Arc::new(Front::new(
         service,
         Arc::clone(&sessions),
-        Arc::clone(&shared),
         listener.guard,
         listener.limits,
     ));
