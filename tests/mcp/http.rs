@@ -500,3 +500,65 @@ fn an_idle_session_is_ended_and_its_recording_closed() {
     let (status, log) = gateway.stop();
     assert!(status.success(), "{log}");
 }
+
+#[test]
+fn stdio_and_http_at_once_are_two_sessions_and_the_stdio_client_owns_the_gateway() {
+    let served = Served::new(json!({"everything": everything("never")}));
+    let args = [
+        "mcp",
+        "--config",
+        served.config.as_str(),
+        "--record",
+        served.record.as_str(),
+        "--listen",
+        "127.0.0.1:0",
+        "--stdio",
+        "--token-env",
+        TOKEN_VAR,
+    ];
+    let mut local = Driver::launch(
+        Sdk::TypeScript,
+        false,
+        crate::support::disclose(),
+        &args,
+        &[(TOKEN_VAR, TOKEN)],
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let port: u16 = loop {
+        let stderr = local.stderr();
+        let port = stderr
+            .split("listening on http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok());
+        if let Some(port) = port {
+            break port;
+        }
+        assert!(Instant::now() < deadline, "no listening line:\n{stderr}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut remote = Driver::connect(Sdk::PythonLegacy, false, &url, Some(TOKEN));
+    let from_stdio = local.call("everything__echo", echo("over stdio"), &[]);
+    assert_eq!(text(&from_stdio), "Echo: over stdio");
+    let from_http = remote.call("everything__echo", echo("over http"), &[]);
+    assert_eq!(text(&from_http), "Echo: over http");
+    let (status, stderr) = remote.close();
+    assert!(status.success(), "{stderr}");
+    // The stdio client leaves: the gateway ends, HTTP with it.
+    let (status, stderr) = local.close();
+    assert!(status.success(), "{stderr}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+        assert!(Instant::now() < deadline, "HTTP still served after stdio ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let files = served.recordings();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let stdio_calls: Vec<String> = files
+        .iter()
+        .map(|(_, t)| replayed_calls(t))
+        .find(|c| c.iter().any(|l| l.contains("over stdio")))
+        .expect("the stdio session's recording");
+    assert!(stdio_calls.iter().all(|l| !l.contains("over http")), "{stdio_calls:?}");
+}

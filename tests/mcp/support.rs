@@ -188,7 +188,9 @@ impl Driver {
         Driver::launch(sdk, elicit, url, &[], &env)
     }
 
-    fn launch(
+    /// Launches `sdk`'s client against `program ARGS`, with `env` set for
+    /// the client (and so for the program it launches).
+    pub fn launch(
         sdk: Sdk,
         elicit: bool,
         program: &str,
