@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::support::{
     Driver, Listening, RawSession, Sdk, canonical, config, everything, everything_http, gateway,
-    http, is_error, post_headers, send, text,
+    http, is_error, post_headers, send, stream_head, text,
 };
 
 /// The token every test gateway here requires (from this variable).
@@ -123,7 +123,11 @@ fn two_http_sessions_each_get_their_own_run_recording_and_approvals() {
         assert_eq!(canonical(&listed["tools"]), doors());
     }
     // A allows echo for its session: asked once, then not.
-    let a1 = a.call("everything__echo", echo("from A"), &["allow for this session"]);
+    let a1 = a.call(
+        "everything__echo",
+        echo("from A"),
+        &["allow for this session"],
+    );
     assert_eq!(text(&a1), "Echo: from A", "{a1}");
     assert_eq!(a1["asked"].as_array().map(Vec::len), Some(1), "{a1}");
     let a2 = a.call("everything__echo", echo("A again"), &[]);
@@ -223,12 +227,23 @@ fn every_refusal_has_its_status_and_loses_nothing() {
     let mut a = RawSession::open(port, token).unwrap_or_else(|r| panic!("session A: {r:?}"));
     let first = a.call("describe", describe("everything__echo"));
     assert_eq!(first.status, 200, "{first:?}");
-    assert!(first.text().starts_with("tool everything__echo\n"), "{first:?}");
+    assert!(
+        first.text().starts_with("tool everything__echo\n"),
+        "{first:?}"
+    );
     let message = json!({"jsonrpc": "2.0", "id": 90, "method": "tools/call", "params": {"name": "describe", "arguments": {"name": "echo"}}});
     // Who is asking: a wrong token, none, a foreign origin, a rebound host.
-    let wrong = send(port, Some("not-the-token-not-the-token"), Some(&a.id), &message);
+    let wrong = send(
+        port,
+        Some("not-the-token-not-the-token"),
+        Some(&a.id),
+        &message,
+    );
     assert_eq!(wrong.status, 401, "{wrong:?}");
-    assert_eq!(wrong.header("www-authenticate"), Some("Bearer realm=\"disclose\""));
+    assert_eq!(
+        wrong.header("www-authenticate"),
+        Some("Bearer realm=\"disclose\"")
+    );
     let missing = send(port, None, Some(&a.id), &message);
     assert_eq!(missing.status, 401, "{missing:?}");
     let with = |extra: &[(&'static str, &'static str)], body: &[u8]| {
@@ -261,10 +276,27 @@ fn every_refusal_has_its_status_and_loses_nothing() {
     let not_message = with(&[], br#"{"hello": "world"}"#);
     assert_eq!(not_message.status, 400, "{not_message:?}");
     assert_eq!(not_message.messages()[0]["error"]["code"], json!(-32600));
+    // An unsupported protocol version: 400, from rmcp.
+    let version = with(&[("MCP-Protocol-Version", "1999-01-01")], body.as_bytes());
+    assert_eq!(version.status, 400, "{version:?}");
+    // A session's answers come as an SSE stream; its GET opens the stream
+    // of the server's own messages.
+    assert_eq!(local.header("content-type"), Some("text/event-stream"));
+    let auth = format!("Bearer {TOKEN}");
+    let stream = stream_head(
+        port,
+        &[
+            ("Authorization", &auth),
+            ("Accept", "text/event-stream"),
+            ("Mcp-Session-Id", &a.id),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+    );
+    assert_eq!(stream.status, 200, "{stream:?}");
+    assert_eq!(stream.header("content-type"), Some("text/event-stream"));
     // An unknown session, by POST, GET and DELETE.
     let unknown = send(port, token, Some("no-such-session"), &message);
     assert_eq!(unknown.status, 404, "{unknown:?}");
-    let auth = format!("Bearer {TOKEN}");
     for method in ["GET", "DELETE"] {
         let reply = http(
             port,
@@ -280,7 +312,9 @@ fn every_refusal_has_its_status_and_loses_nothing() {
     }
     // Sessions: two at most; the third is refused until one ends.
     let mut b = RawSession::open(port, token).unwrap_or_else(|r| panic!("session B: {r:?}"));
-    let third = RawSession::open(port, token).err().expect("a third session is refused");
+    let third = RawSession::open(port, token)
+        .err()
+        .expect("a third session is refused");
     assert_eq!(third.status, 503, "{third:?}");
     assert!(third.header("retry-after").is_some(), "{third:?}");
     // Calls in flight: one a session. A's second is refused; B's runs.
@@ -305,7 +339,10 @@ fn every_refusal_has_its_status_and_loses_nothing() {
             break reply;
         }
         assert_eq!(reply.status, 200, "{reply:?}");
-        assert!(Instant::now() < deadline, "A's second call was never refused");
+        assert!(
+            Instant::now() < deadline,
+            "A's second call was never refused"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(busy.header("retry-after").is_some(), "{busy:?}");
@@ -313,7 +350,10 @@ fn every_refusal_has_its_status_and_loses_nothing() {
     assert_eq!(other.status, 200, "B is not A: {other:?}");
     let long = slow.join().expect("the slow call");
     assert_eq!(long.status, 200, "{long:?}");
-    assert!(long.text().starts_with("Long running operation completed"), "{long:?}");
+    assert!(
+        long.text().starts_with("Long running operation completed"),
+        "{long:?}"
+    );
     // After every refusal, A still answers, and its stream opens.
     let after = a.call("describe", describe("everything__echo"));
     assert_eq!(after.status, 200, "{after:?}");
@@ -341,7 +381,10 @@ fn every_refusal_has_its_status_and_loses_nothing() {
     let calls: Vec<Vec<String>> = files.iter().map(|(_, t)| replayed_calls(t)).collect();
     let a_calls = calls
         .iter()
-        .find(|c| c.iter().any(|l| l.contains("trigger-long-running-operation")))
+        .find(|c| {
+            c.iter()
+                .any(|l| l.contains("trigger-long-running-operation"))
+        })
         .expect("A's recording");
     // A's: the first describe, the localhost-origin one, the slow call,
     // the describes before the refusal, and the last.
@@ -374,7 +417,12 @@ fn a_non_loopback_address_without_a_token_exits_2() {
         "disclose: --listen 0.0.0.0:0: not a loopback address, and no token: anyone who can reach it could call every tool behind the gateway with its credentials. Give a token with --token-env VAR (the token in the variable VAR), or listen on 127.0.0.1\n"
     );
     let unset = run(
-        &["--listen", "0.0.0.0:0", "--token-env", "DISCLOSE_UNSET_TOKEN"],
+        &[
+            "--listen",
+            "0.0.0.0:0",
+            "--token-env",
+            "DISCLOSE_UNSET_TOKEN",
+        ],
         &[],
     );
     assert_eq!(unset.status.code(), Some(2));
@@ -394,18 +442,23 @@ fn a_non_loopback_address_without_a_token_exits_2() {
     assert!(!String::from_utf8_lossy(&short.stderr).contains("short\n"));
     let without_listen = run(&["--token-env", TOKEN_VAR], &[(TOKEN_VAR, TOKEN)]);
     assert_eq!(without_listen.status.code(), Some(2), "{without_listen:?}");
-    let idle = run(
-        &["--listen", "127.0.0.1:0", "--idle-timeout", "30"],
-        &[],
-    );
+    let idle = run(&["--listen", "127.0.0.1:0", "--idle-timeout", "30"], &[]);
     assert_eq!(idle.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&idle.stderr).contains("--idle-timeout 30 s is not longer than --call-timeout 60 s"),
+        String::from_utf8_lossy(&idle.stderr)
+            .contains("--idle-timeout 30 s is not longer than --call-timeout 60 s"),
         "{idle:?}"
     );
     // With a token, any address serves.
     let mut open = gateway()
-        .args(["--config", config.as_str(), "--listen", "0.0.0.0:0", "--token-env", TOKEN_VAR])
+        .args([
+            "--config",
+            config.as_str(),
+            "--listen",
+            "0.0.0.0:0",
+            "--token-env",
+            TOKEN_VAR,
+        ])
         .env(TOKEN_VAR, TOKEN)
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -416,7 +469,10 @@ fn a_non_loopback_address_without_a_token_exits_2() {
     let said = lines
         .find_map(|l| l.ok().filter(|l| l.contains("listening on")))
         .expect("it listens");
-    assert!(said.starts_with("disclose: listening on http://0.0.0.0:"), "{said}");
+    assert!(
+        said.starts_with("disclose: listening on http://0.0.0.0:"),
+        "{said}"
+    );
     assert!(said.contains("a bearer token is required"), "{said}");
     // SAFETY: kill only sends a signal, to the gateway this test started.
     unsafe { libc::kill(i32::try_from(open.id()).expect("a pid"), libc::SIGTERM) };
@@ -550,7 +606,10 @@ fn stdio_and_http_at_once_are_two_sessions_and_the_stdio_client_owns_the_gateway
     assert!(status.success(), "{stderr}");
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-        assert!(Instant::now() < deadline, "HTTP still served after stdio ended");
+        assert!(
+            Instant::now() < deadline,
+            "HTTP still served after stdio ended"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let files = served.recordings();
@@ -560,5 +619,8 @@ fn stdio_and_http_at_once_are_two_sessions_and_the_stdio_client_owns_the_gateway
         .map(|(_, t)| replayed_calls(t))
         .find(|c| c.iter().any(|l| l.contains("over stdio")))
         .expect("the stdio session's recording");
-    assert!(stdio_calls.iter().all(|l| !l.contains("over http")), "{stdio_calls:?}");
+    assert!(
+        stdio_calls.iter().all(|l| !l.contains("over http")),
+        "{stdio_calls:?}"
+    );
 }

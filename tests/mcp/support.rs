@@ -711,7 +711,10 @@ fn parse_reply(raw: &[u8]) -> Reply {
 }
 
 /// The headers of a JSON-RPC POST: both media types, and the token.
-pub fn post_headers<'a>(token: Option<&'a str>, more: &[(&'a str, &'a str)]) -> Vec<(&'a str, String)> {
+pub fn post_headers<'a>(
+    token: Option<&'a str>,
+    more: &[(&'a str, &'a str)],
+) -> Vec<(&'a str, String)> {
     let mut headers = vec![
         ("Content-Type", "application/json".to_string()),
         ("Accept", "application/json, text/event-stream".to_string()),
@@ -747,7 +750,8 @@ impl RawSession {
             id,
             next: 1,
         };
-        let initialized = session.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let initialized =
+            session.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         assert_eq!(initialized.status, 202, "{initialized:?}");
         Ok(session)
     }
@@ -784,4 +788,30 @@ pub fn send(port: u16, token: Option<&str>, id: Option<&str>, message: &Value) -
     }
     let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
     http(port, "POST", &headers, message.to_string().as_bytes())
+}
+
+/// A GET that opens a stream: its status and headers, read as soon as the
+/// head arrives (the stream itself stays open until the session ends).
+pub fn stream_head(port: u16, headers: &[(&str, &str)]) -> Reply {
+    use std::io::Read;
+    let mut stream =
+        std::net::TcpStream::connect(("127.0.0.1", port)).expect("the gateway accepts");
+    stream
+        .set_read_timeout(Some(ANSWER))
+        .expect("a read timeout");
+    let mut head = format!("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("Connection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).expect("send the head");
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => raw.push(byte[0]),
+            _ => break,
+        }
+    }
+    parse_reply(&raw)
 }

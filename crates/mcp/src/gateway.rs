@@ -209,9 +209,8 @@ impl Shared {
         };
         let (out, recorded_at) = match &self.record {
             Some(dir) => {
-                let (path, file) = recording::create(dir).map_err(|e| {
-                    format!("{label}: cannot record in {}: {e}", dir.display())
-                })?;
+                let (path, file) = recording::create(dir)
+                    .map_err(|e| format!("{label}: cannot record in {}: {e}", dir.display()))?;
                 (Out::File(file), Some(path))
             }
             None => (Out::Nowhere, None),
@@ -251,7 +250,10 @@ impl Shared {
     /// recording closes once the calls still holding it are answered).
     pub fn end_idle_sessionless(&self, idle: Duration) {
         let mut slot = lock(&self.sessionless);
-        if slot.as_ref().is_some_and(|(_, used)| used.elapsed() >= idle) {
+        if slot
+            .as_ref()
+            .is_some_and(|(_, used)| used.elapsed() >= idle)
+        {
             *slot = None;
         }
     }

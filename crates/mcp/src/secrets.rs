@@ -162,7 +162,8 @@ mod tests {
     #[test]
     fn values_are_walked_keys_included() {
         let s = secrets(&["s3cret-value"]);
-        let mut value = json!({"text": "is s3cret-value", "s3cret-value": [1, "s3cret-value"], "n": 2});
+        let mut value =
+            json!({"text": "is s3cret-value", "s3cret-value": [1, "s3cret-value"], "n": 2});
         assert!(s.scrub_value(&mut value));
         assert_eq!(
             value,

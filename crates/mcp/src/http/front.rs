@@ -212,7 +212,11 @@ impl Front {
             .handle(Request::from_parts(parts, Full::new(bytes)))
             .await;
         if let Some(slot) = slot {
-            match reply.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+            match reply
+                .headers()
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+            {
                 Some(id) => self.sessions.attach(id, slot),
                 None => drop(slot),
             }
@@ -233,7 +237,8 @@ impl Front {
         headers: &http::HeaderMap,
         body: Incoming,
     ) -> Result<Bytes, (StatusCode, &'static str)> {
-        const TOO_LARGE: &str = "disclose: the request body is larger than this gateway takes (--max-body)\n";
+        const TOO_LARGE: &str =
+            "disclose: the request body is larger than this gateway takes (--max-body)\n";
         let declared = headers
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
@@ -261,7 +266,6 @@ impl Front {
             )),
         }
     }
-
 }
 
 /// A refusal: its status, a text body, and one line on stderr (the peer

@@ -80,7 +80,10 @@ impl Origin {
         };
         Some(Origin {
             scheme,
-            host: authority.host().trim_matches(['[', ']']).to_ascii_lowercase(),
+            host: authority
+                .host()
+                .trim_matches(['[', ']'])
+                .to_ascii_lowercase(),
             port,
         })
     }
@@ -142,7 +145,10 @@ impl Guard {
     }
 
     fn host_is_loopback(&self, headers: &HeaderMap) -> bool {
-        let Some(host) = headers.get(http::header::HOST).and_then(|h| h.to_str().ok()) else {
+        let Some(host) = headers
+            .get(http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+        else {
             return false;
         };
         match host.parse::<http::uri::Authority>() {
@@ -193,7 +199,13 @@ mod tests {
     #[test]
     fn loopback_listeners_take_loopback_hosts_only() {
         let guard = Guard::new(true, Vec::new(), None);
-        for host in ["localhost:8080", "127.0.0.1:1", "[::1]:9", "LOCALHOST", "127.5.0.1"] {
+        for host in [
+            "localhost:8080",
+            "127.0.0.1:1",
+            "[::1]:9",
+            "LOCALHOST",
+            "127.5.0.1",
+        ] {
             assert_eq!(guard.check(&headers(&[("host", host)])), Ok(()), "{host}");
         }
         for host in ["evil.example:8080", "127.0.0.1.evil.example", "0.0.0.0:1"] {
@@ -212,7 +224,8 @@ mod tests {
     fn origins_are_loopback_or_allowed_exactly() {
         let extra = Origin::parse("https://ide.example.com").expect("an origin");
         let guard = Guard::new(true, vec![extra], None);
-        let with = |origin: &str| guard.check(&headers(&[("host", "127.0.0.1:1"), ("origin", origin)]));
+        let with =
+            |origin: &str| guard.check(&headers(&[("host", "127.0.0.1:1"), ("origin", origin)]));
         for ok in [
             "http://localhost:3000",
             "https://127.0.0.1",
