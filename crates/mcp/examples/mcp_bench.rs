@@ -19,7 +19,9 @@
 //! - G5: 16 MCP sessions at once over HTTP, each making 100 `call`s one
 //!   after another (one server-everything upstream for all); every call
 //!   must succeed; p50 and p99 latency, the wall time, and the gateway's
-//!   peak RSS.
+//!   peak RSS. Then what a session costs in memory: the peak RSS with 16
+//!   sessions open over 1,000 upstream tools (e2e/many_tools.mjs), each
+//!   after one ranked `describe`.
 //!
 //! Usage: mcp_bench DISCLOSE NODE_MODULES [ROUNDS] [g1|http]
 //! (the gateway is `DISCLOSE mcp`; `g1` runs G1 alone, `http` G4 and G5)
@@ -138,7 +140,7 @@ async fn main() {
     let root = root.display().to_string();
     let memory_file = tmp.join(format!("bench-memory-{}.jsonl", std::process::id()));
     if args.get(4).map(String::as_str) == Some("http") {
-        over_http(&gateway, &everything, rounds).await;
+        over_http(&gateway, &modules, rounds).await;
         return;
     }
 
@@ -273,22 +275,14 @@ async fn main() {
         json!({"name": "many__get_issue_0", "args": {"id": "1"}}),
     )
     .await;
-    let pid = s.child.id().expect("pid");
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mib = kib as f64 / 1024.0;
+    let mib = peak_rss_mib(s.child.id().expect("pid"));
     println!(
         "G3 peak RSS with 1,000 upstream tools admitted {mib:.1} MiB (target <= 64 MiB) {}",
         if mib <= 64.0 { "pass" } else { "FAIL" }
     );
     stop(s).await;
     let _ = std::fs::remove_file(memory_file);
-    over_http(&gateway, &everything, rounds).await;
+    over_http(&gateway, &modules, rounds).await;
 }
 
 /// The token the HTTP gateway of G4 and G5 requires.
@@ -348,7 +342,8 @@ fn quantile(sorted: &[Duration], q: f64) -> Duration {
 }
 
 /// G4 and G5.
-async fn over_http(gateway: &str, everything: &str, rounds: usize) {
+async fn over_http(gateway: &str, modules: &Path, rounds: usize) {
+    let everything = js(modules, "@modelcontextprotocol/server-everything");
     let tmp = std::env::temp_dir();
     let cfg = config(
         &tmp,
@@ -434,5 +429,41 @@ async fn over_http(gateway: &str, everything: &str, rounds: usize) {
         quantile(&all, 0.99),
         all.len() as f64 / wall.as_secs_f64()
     );
+    let _ = server.kill().await;
+
+    // G5's memory: sessions over a 1,000-tool catalog.
+    let many = modules.parent().expect("node dir").join("many_tools.mjs");
+    let cfg = config(
+        &tmp,
+        json!({"many": {"command": "node", "args": [many.display().to_string(), "1000"], "approval": "never"}}),
+    );
+    let (mut server, url) = listening(gateway, &cfg).await;
+    let pid = server.id().expect("pid");
+    let alone = {
+        let client = http_client(&url).await;
+        call(&client, "describe", json!({"name": "find an invoice"})).await;
+        let rss = peak_rss_mib(pid);
+        let _ = client.cancel().await;
+        rss
+    };
+    let mut clients = Vec::new();
+    for n in 0..sessions {
+        let client = http_client(&url).await;
+        call(
+            &client,
+            "describe",
+            json!({ "name": format!("update deal {n}") }),
+        )
+        .await;
+        clients.push(client);
+    }
+    let rss = peak_rss_mib(pid);
+    println!(
+        "G5 memory with 1,000 upstream tools: one session {alone:.1} MiB, {sessions} sessions open {rss:.1} MiB (about {:.1} MiB a session)",
+        (rss - alone) / (sessions as f64 - 1.0)
+    );
+    for client in clients {
+        let _ = client.cancel().await;
+    }
     let _ = server.kill().await;
 }

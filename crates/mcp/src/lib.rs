@@ -140,16 +140,12 @@ pub fn stderr_line(line: &str) {
 /// Runs the gateway until its stdio client disconnects or a signal ends
 /// it; the exit status (0, 1 or 2, as the crate docs say).
 pub fn run(args: Args) -> u8 {
-    // Over HTTP many sessions call at once: a thread per core. Over stdio
-    // alone, one thread (docs/decisions.md: the gateway's stdio).
-    let runtime = match args.listen {
-        Some(_) => tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build(),
-        None => tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build(),
-    };
+    // One thread, over stdio and over HTTP: the gateway waits on its
+    // clients and upstreams far more than it computes, and every wake-up
+    // handed between threads is latency (docs/decisions.md).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build();
     match runtime {
         Ok(runtime) => {
             let code = runtime.block_on(serve(args));

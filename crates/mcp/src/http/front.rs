@@ -170,16 +170,11 @@ impl Front {
             (true, None) => match Arc::clone(&self.slots).try_acquire_owned() {
                 Ok(slot) => Some(slot),
                 Err(_) => {
-                    let mut reply = refuse(
-                        peer,
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        &format!(
-                            "disclose: the gateway serves {} sessions, its most (--max-sessions); try again when one ends\n",
-                            self.limits.sessions
-                        ),
+                    let text = format!(
+                        "disclose: the gateway serves {} sessions, its most (--max-sessions); try again when one ends\n",
+                        self.limits.sessions
                     );
-                    retry_after(&mut reply, 30);
-                    return reply;
+                    return refuse_for(peer, StatusCode::SERVICE_UNAVAILABLE, &text, 30);
                 }
             },
             _ => None,
@@ -192,16 +187,11 @@ impl Front {
             match calls.try_acquire_owned() {
                 Ok(permit) => Some(permit),
                 Err(_) => {
-                    let mut reply = refuse(
-                        peer,
-                        StatusCode::TOO_MANY_REQUESTS,
-                        &format!(
-                            "disclose: this session has {} tools/call in flight, its most (--max-calls); send the next when one is answered\n",
-                            self.limits.calls
-                        ),
+                    let text = format!(
+                        "disclose: this session has {} tools/call in flight, its most (--max-calls); send the next when one is answered\n",
+                        self.limits.calls
                     );
-                    retry_after(&mut reply, 1);
-                    return reply;
+                    return refuse_for(peer, StatusCode::TOO_MANY_REQUESTS, &text, 1);
                 }
             }
         } else {
@@ -305,10 +295,13 @@ fn not_json_rpc(peer: SocketAddr, bytes: &[u8]) -> Reply {
     reply
 }
 
-fn retry_after(reply: &mut Reply, seconds: u32) {
+/// A refusal that a later try may not meet: with `Retry-After`.
+fn refuse_for(peer: SocketAddr, status: StatusCode, text: &str, seconds: u32) -> Reply {
+    let mut reply = refuse(peer, status, text);
     reply
         .headers_mut()
         .insert(http::header::RETRY_AFTER, http::HeaderValue::from(seconds));
+    reply
 }
 
 /// A response body that holds a permit until it ends (or is dropped).

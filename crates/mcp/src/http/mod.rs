@@ -47,8 +47,12 @@ pub const MAX_BODY: usize = 1 << 20;
 pub const IDLE_TIMEOUT: u64 = 600;
 /// The shortest token `--token-env` accepts, in bytes.
 pub const SHORTEST_TOKEN: usize = 16;
-/// How long a client has to send a request's headers, and then its body.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client has to send a request's headers (an idle kept-alive
+/// connection included), and then its body.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most connections served at once; past it, the next is accepted when
+/// one closes.
+const MAX_CONNECTIONS: usize = 1024;
 /// How long sessions have to end when the gateway stops.
 const STOP_GRACE: Duration = Duration::from_secs(3);
 
@@ -251,9 +255,18 @@ pub async fn serve(
     Ok(())
 }
 
-/// Accepts connections until `ended`; each is served on its own task.
+/// Accepts connections until `ended`; each is served on its own task, at
+/// most [`MAX_CONNECTIONS`] at once.
 async fn accept(tcp: tokio::net::TcpListener, front: Arc<Front>, ended: CancellationToken) {
+    let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
+        let permit = tokio::select! {
+            permit = Arc::clone(&open).acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => return,
+            },
+            () = ended.cancelled() => return,
+        };
         let (stream, peer) = tokio::select! {
             accepted = tcp.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -269,6 +282,7 @@ async fn accept(tcp: tokio::net::TcpListener, front: Arc<Front>, ended: Cancella
         let front = Arc::clone(&front);
         let ended = ended.clone();
         tokio::spawn(async move {
+            let _permit = permit;
             let service = hyper::service::service_fn(move |request| {
                 let front = Arc::clone(&front);
                 async move { Ok::<_, std::convert::Infallible>(front.handle(request, peer).await) }
