@@ -550,11 +550,16 @@ fn an_idle_session_is_ended_and_its_recording_closed() {
     assert_eq!(files.len(), 1);
     assert!(log.contains(&format!("recording {} closed", files[0].0.display())));
     assert_eq!(replayed_calls(&files[0].1).len(), 1);
-    // A new session is served as ever.
+    // A new session is served as ever; the gateway's stop ends it too,
+    // its recording closed.
     let mut next = RawSession::open(gateway.port, Some(TOKEN)).expect("a new session");
     assert_eq!(next.call("describe", json!({"name": "x"})).status, 200);
     let (status, log) = gateway.stop();
     assert!(status.success(), "{log}");
+    assert!(log.contains("session 2 ended after 1 tool call; recording"), "{log}");
+    let files = served.recordings();
+    assert_eq!(files.len(), 2);
+    assert_eq!(replayed_calls(&files[1].1).len(), 1);
 }
 
 #[test]

@@ -12,14 +12,14 @@ use disclose::canonical::canonical;
 use rmcp::model::ElicitRequestParams;
 use serde_json::{Value, json};
 
-use crate::gateway::UpstreamTool;
 use crate::session::Allowance;
+use crate::shared::UpstreamTool;
 
 /// The key of the approval question among a call's input requests.
 pub const KEY: &str = "approval";
 /// The answer that runs this call only.
 pub const ONCE: &str = "allow once";
-/// The answer that runs this tool unasked until the gateway stops, while
+/// The answer that runs this tool unasked until the session ends, while
 /// its descriptor digest stays the one the user allowed.
 pub const SESSION: &str = "allow for this session";
 /// The answer that refuses the call.

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use disclose::{Approval, Catalog, Mode, Profile, Provider, RecordedRun, Recorder, ToolDecl};
 use serde_json::Value;
 
-use crate::gateway::UpstreamTool;
 use crate::log;
 use crate::recording::Out;
+use crate::shared::UpstreamTool;
 
 /// The run the gateway serves, started and recorded.
 pub struct Built {

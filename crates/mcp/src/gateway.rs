@@ -2,11 +2,9 @@
 //! whatever transport carries it (stdio, or streamable HTTP with one run
 //! per MCP session).
 //!
-//! [`Shared`] is what every session sees alike and what the upstreams are:
-//! the one upstream snapshot, the routes, the fixed `tools/list` answer and
-//! `instructions`, the upstreams themselves and the tools refused since an
-//! upstream restarted with another descriptor. A [`Gateway`] is one
-//! `rmcp::ServerHandler` over it, bound to one [`SessionRun`] (its run,
+//! [`Shared`] (the `shared` module) is what every session sees alike and
+//! what the upstreams are. A [`Gateway`] is one `rmcp::ServerHandler` over
+//! it, bound to one [`SessionRun`] (its run,
 //! recording, allowances and approval rounds): bound at once over stdio,
 //! and over HTTP on its session's `initialize`, or, for a request of the
 //! 2026-07-28 revision, which has no session, to the sessionless run.
@@ -24,19 +22,16 @@
 //! tool changed (by digest, SPEC §2) has that tool refused, in every
 //! session.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use disclose::{Answer, Approval, Recorder, ToolCall};
+use disclose::{Answer, Approval, ToolCall};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequest, InputRequests,
     InputRequiredResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ResultType, ServerCapabilities, ServerConfig,
+    ResultType, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -44,250 +39,14 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::approval::{self, Decision};
-use crate::catalog::{Built, Snapshot};
-use crate::recording::{self, Out};
-use crate::session::{Allowance, Opened, SessionRun, lock};
-use crate::upstream::{Called, Upstream};
+use crate::session::{Allowance, SessionRun, lock};
+use crate::shared::{Shared, UpstreamTool};
+use crate::upstream::Called;
 
 /// The name of the prompt and resource that carry the dormant index.
 pub const INDEX: &str = "index";
 /// The resource's address.
 pub const INDEX_URI: &str = "disclose://index";
-
-/// Where a minted tool goes, and what it was when the run started.
-#[derive(Clone, Debug)]
-pub struct UpstreamTool {
-    /// The upstream's origin.
-    pub origin: String,
-    /// The tool's raw name upstream.
-    pub raw_name: String,
-    /// Its descriptor digest at start (SPEC §2).
-    pub digest: String,
-    /// Its effect, as admitted.
-    pub effect: disclose::Effect,
-    /// Its approval, as admitted.
-    pub approval: Approval,
-}
-
-/// How the gateway treats approvals and upstream calls.
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// How long an upstream `tools/call` may take.
-    pub call_timeout: Duration,
-    /// `--dangerously-allow-all`: no call is put to the user.
-    pub allow_all: bool,
-}
-
-/// What every session of the gateway shares: the snapshot, the routes,
-/// the fixed answers and the upstreams.
-pub struct Shared {
-    snapshot: Snapshot,
-    /// The recording header's `about`.
-    about: String,
-    /// `--record DIR`.
-    record: Option<PathBuf>,
-    routes: BTreeMap<String, UpstreamTool>,
-    upstreams: BTreeMap<String, Arc<Upstream>>,
-    /// Tools whose upstream restarted with a different descriptor:
-    /// minted name → the refusal text. A fact about the upstream, so every
-    /// session refuses them.
-    changed: Mutex<BTreeMap<String, String>>,
-    /// The `tools/list` answer, built once: the run's tool list is fixed.
-    list: ListToolsResult,
-    /// What `initialize` and `server/discover` say, built once (rmcp asks
-    /// for it on many requests).
-    info: ServerConfig,
-    render: String,
-    options: Options,
-    next_serial: AtomicU64,
-    /// Set when any session's recording could not be written.
-    record_failed: Arc<AtomicBool>,
-    /// The run of 2026-07-28 requests over HTTP, and when it last answered.
-    sessionless: Mutex<Option<(Arc<SessionRun>, Instant)>>,
-}
-
-/// What the gateway's shared part is built from.
-pub struct Parts {
-    /// The upstream snapshot.
-    pub snapshot: Snapshot,
-    /// A run started from it, for its routes, tool list and render.
-    pub built: Built,
-    /// The recording header's `about`.
-    pub about: String,
-    /// `--record DIR`.
-    pub record: Option<PathBuf>,
-    /// The started upstreams, by origin.
-    pub upstreams: BTreeMap<String, Arc<Upstream>>,
-    /// Approvals and timeouts.
-    pub options: Options,
-}
-
-impl Shared {
-    /// The shared part, and the run it was built with (the first session's,
-    /// over stdio).
-    pub fn new(parts: Parts) -> (Arc<Shared>, disclose::RecordedRun<Out>) {
-        let Built {
-            run,
-            routes,
-            tools,
-            render,
-            refused: _,
-        } = parts.built;
-        // Both are our own JSON of a fixed shape (a test holds that they
-        // read); the defaults are never expected.
-        let list = from_json(json!({ "tools": tools })).unwrap_or_default();
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
-            "tools": {"listChanged": false},
-            "prompts": {"listChanged": false},
-            "resources": {"listChanged": false},
-        }))
-        .unwrap_or_default();
-        let info = ServerConfig::new(capabilities)
-            .with_server_info(rmcp::model::Implementation::new(
-                "disclose",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(render.clone());
-        let shared = Shared {
-            snapshot: parts.snapshot,
-            about: parts.about,
-            record: parts.record,
-            routes,
-            upstreams: parts.upstreams,
-            changed: Mutex::new(BTreeMap::new()),
-            list,
-            info,
-            render,
-            options: parts.options,
-            next_serial: AtomicU64::new(1),
-            record_failed: Arc::new(AtomicBool::new(false)),
-            sessionless: Mutex::new(None),
-        };
-        (Arc::new(shared), run)
-    }
-
-    /// The upstreams, for a clean stop.
-    pub fn upstreams(&self) -> Vec<Arc<Upstream>> {
-        self.upstreams.values().cloned().collect()
-    }
-
-    /// Whether a session's recording could not be written.
-    pub fn record_failed(&self) -> bool {
-        self.record_failed.load(Ordering::Relaxed)
-    }
-
-    /// How many tools are routed to upstreams.
-    pub fn routed(&self) -> usize {
-        self.routes.len()
-    }
-
-    /// A session over `run` (stdio's, whose run was started with the
-    /// gateway).
-    pub fn session_over(
-        &self,
-        run: disclose::RecordedRun<Out>,
-        recorded_at: Option<PathBuf>,
-    ) -> Arc<SessionRun> {
-        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
-        Arc::new(SessionRun::new(Opened {
-            serial,
-            label: format!("session {serial}"),
-            run,
-            recorded_at,
-            allowance: Allowance::Remembered,
-            record_failed: Arc::clone(&self.record_failed),
-            announce_end: false,
-        }))
-    }
-
-    /// A new session: its own run from the snapshot, its own recording.
-    pub fn open(&self, allowance: Allowance) -> Result<Arc<SessionRun>, String> {
-        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
-        let label = match allowance {
-            Allowance::Remembered => format!("session {serial}"),
-            Allowance::OnceOnly => format!("sessionless run {serial}"),
-        };
-        let (out, recorded_at) = match &self.record {
-            Some(dir) => {
-                let (path, file) = recording::create(dir)
-                    .map_err(|e| format!("{label}: cannot record in {}: {e}", dir.display()))?;
-                (Out::File(file), Some(path))
-            }
-            None => (Out::Nowhere, None),
-        };
-        let built = self.snapshot.start(Recorder::new(out, &self.about));
-        crate::log(&format!(
-            "{label} started{}",
-            recorded_at
-                .as_ref()
-                .map(|p| format!("; recording to {}", p.display()))
-                .unwrap_or_default()
-        ));
-        Ok(Arc::new(SessionRun::new(Opened {
-            serial,
-            label,
-            run: built.run,
-            recorded_at,
-            allowance,
-            record_failed: Arc::clone(&self.record_failed),
-            announce_end: true,
-        })))
-    }
-
-    /// The sessionless run, started on its first use.
-    pub fn sessionless(&self) -> Result<Arc<SessionRun>, String> {
-        let mut slot = lock(&self.sessionless);
-        if let Some((session, used)) = slot.as_mut() {
-            *used = Instant::now();
-            return Ok(Arc::clone(session));
-        }
-        let session = self.open(Allowance::OnceOnly)?;
-        *slot = Some((Arc::clone(&session), Instant::now()));
-        Ok(session)
-    }
-
-    /// Ends the sessionless run when it has not answered for `idle` (its
-    /// recording closes once the calls still holding it are answered).
-    pub fn end_idle_sessionless(&self, idle: Duration) {
-        let mut slot = lock(&self.sessionless);
-        if slot
-            .as_ref()
-            .is_some_and(|(_, used)| used.elapsed() >= idle)
-        {
-            *slot = None;
-        }
-    }
-
-    /// Ends the sessionless run now (the gateway stops).
-    pub fn end_sessionless(&self) {
-        lock(&self.sessionless).take();
-    }
-
-    /// After a restart: each of this upstream's tools whose descriptor
-    /// differs from the run's (or that is gone) is refused from now on.
-    /// Gives the refusal for `minted` when it is one of them.
-    fn compare_restarted(&self, origin: &str, tools: &[Value], minted: &str) -> Option<String> {
-        let now = crate::catalog::digests(origin, tools);
-        let mut changed = lock(&self.changed);
-        for (name, route) in self.routes.iter().filter(|(_, r)| r.origin == origin) {
-            let current = now.get(name);
-            if current == Some(&route.digest) {
-                changed.remove(name);
-                continue;
-            }
-            let became = match current {
-                Some(digest) => format!("digest {} became {}", short(&route.digest), short(digest)),
-                None => format!("digest {} is no longer listed", short(&route.digest)),
-            };
-            let text = format!(
-                "disclose: server \"{origin}\" restarted and \"{name}\" changed ({became}); the run's catalog does not change, so it is refused until the gateway restarts\n"
-            );
-            crate::log(&format!("{origin}: {name} changed on restart ({became})"));
-            changed.insert(name.clone(), text);
-        }
-        changed.get(minted).cloned()
-    }
-}
 
 /// One MCP server over the shared gateway, bound to one session.
 #[derive(Clone)]
@@ -542,10 +301,6 @@ fn scrubbed(result: CallToolResult) -> CallToolResult {
     })
 }
 
-fn short(digest: &str) -> &str {
-    digest.get(..16).unwrap_or(digest)
-}
-
 fn id_text(id: &rmcp::model::RequestId) -> String {
     match id {
         rmcp::model::NumberOrString::Number(n) => n.to_string(),
@@ -559,7 +314,7 @@ fn error(text: String) -> CallToolResult {
 
 /// A result built from JSON, with the 2026-07-28 `resultType` envelope
 /// (rmcp drops it for clients of older versions).
-fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+pub(crate) fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
     if let Value::Object(map) = &mut value {
         map.insert("resultType".into(), json!("complete"));
     }
@@ -681,7 +436,7 @@ mod tests {
         let list: ListToolsResult =
             from_json(json!({ "tools": tools })).expect("a tools/list result");
         assert_eq!(list.tools.len(), 2);
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+        let capabilities: rmcp::model::ServerCapabilities = serde_json::from_value(json!({
             "tools": {"listChanged": false},
             "prompts": {"listChanged": false},
             "resources": {"listChanged": false},

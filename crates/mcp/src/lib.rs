@@ -17,11 +17,12 @@
 //!
 //! Layers: [`config`] (the file, typed), [`secrets`] (config credentials
 //! scrubbed from all output), [`upstream`] (one server, its process and its
-//! calls), [`catalog`] (the snapshot and each started run), [`gateway`]
-//! (the MCP server over a run, any transport), [`session`] (one session's
-//! run, recording and approvals), [`approval`] (elicitation texts),
-//! [`recording`] (the session files); [`stdio`] and [`http`] are the two
-//! transports over the same [`gateway::Shared`].
+//! calls), [`catalog`] (the snapshot and each started run), [`shared`]
+//! (what every session shares), [`gateway`] (the MCP server over one
+//! session, any transport), [`session`] (one session's run, recording and
+//! approvals), [`approval`] (elicitation texts), [`recording`] (the session
+//! files); [`stdio`] and [`http`] are the two transports over the same
+//! [`shared::Shared`].
 //!
 //! Exit status: 0 when the client disconnected (or a signal ended the
 //! gateway) and every recording is complete; 1 when a recording could not
@@ -36,6 +37,7 @@ pub mod http;
 pub mod recording;
 pub mod secrets;
 pub mod session;
+pub mod shared;
 pub mod stdio;
 pub mod upstream;
 
@@ -48,8 +50,8 @@ use clap::ValueEnum;
 use disclose::{Profile, RecordedRun, Recorder};
 
 use crate::catalog::{Listed, Snapshot};
-use crate::gateway::{Options, Parts, Shared};
 use crate::recording::Out;
+use crate::shared::{Options, Parts, Shared};
 use crate::upstream::Upstream;
 
 /// `disclose mcp`: serve every server of an `mcpServers` config through the

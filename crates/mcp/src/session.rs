@@ -8,7 +8,7 @@
 //! timeout or the gateway's stop; requests of the 2026-07-28 revision carry
 //! no session at all and share the gateway's one *sessionless* run, which
 //! keeps no allowance (docs/decisions.md). What a session holds is never
-//! reachable from another: the gateway's shared part (`gateway::Shared`)
+//! reachable from another: the gateway's shared part (`shared::Shared`)
 //! holds only what every session sees alike.
 //!
 //! Ending a session (dropping its last handle) closes its recording: every

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use disclose::RecordedRun;
 use rmcp::ServiceExt;
 
-use crate::gateway::{Gateway, Shared};
+use crate::gateway::Gateway;
 use crate::recording::Out;
+use crate::shared::Shared;
 
 /// Serves `run` over stdin/stdout until the client disconnects or a
 /// signal arrives. `Err` says why serving failed.

@@ -30,8 +30,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
-use crate::gateway::{Gateway, Shared};
+use crate::gateway::Gateway;
 use crate::log;
+use crate::shared::Shared;
 
 use self::front::{Front, Limits};
 use self::guard::{Guard, Origin};
