@@ -556,7 +556,10 @@ fn an_idle_session_is_ended_and_its_recording_closed() {
     assert_eq!(next.call("describe", json!({"name": "x"})).status, 200);
     let (status, log) = gateway.stop();
     assert!(status.success(), "{log}");
-    assert!(log.contains("session 2 ended after 1 tool call; recording"), "{log}");
+    assert!(
+        log.contains("session 2 ended after 1 tool call; recording"),
+        "{log}"
+    );
     let files = served.recordings();
     assert_eq!(files.len(), 2);
     assert_eq!(replayed_calls(&files[1].1).len(), 1);

@@ -48,6 +48,26 @@ pub const INDEX: &str = "index";
 /// The resource's address.
 pub const INDEX_URI: &str = "disclose://index";
 
+/// A call's slot among its session's calls in flight (HTTP's
+/// `--max-calls`), put in the request's extensions by the transport and
+/// taken by the call, which holds it until it is answered.
+#[derive(Clone)]
+pub struct CallSlot(Arc<std::sync::Mutex<Option<tokio::sync::OwnedSemaphorePermit>>>);
+
+impl CallSlot {
+    /// A slot holding `permit`.
+    pub fn new(permit: tokio::sync::OwnedSemaphorePermit) -> CallSlot {
+        CallSlot(Arc::new(std::sync::Mutex::new(Some(permit))))
+    }
+
+    /// The slot of the HTTP request a call came in, taken out of it.
+    fn take(context: &RequestContext<RoleServer>) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let slot = parts.extensions.get::<CallSlot>()?;
+        lock(&slot.0).take()
+    }
+}
+
 /// One MCP server over the shared gateway, bound to one session.
 #[derive(Clone)]
 pub struct Gateway {
@@ -95,6 +115,7 @@ impl Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallToolResponse {
+        let _slot = CallSlot::take(&context);
         let session = match self.session() {
             Ok(session) => session,
             Err(message) => {

@@ -14,7 +14,9 @@
 //!    the gateway is full, whoever asks);
 //! 6. a `tools/call` beyond `--max-calls` in flight in its session (429,
 //!    with `Retry-After`: this client is asking too much at once; the
-//!    sessionless run of 2026-07-28 requests has its own such limit).
+//!    sessionless run of 2026-07-28 requests has its own such limit). A
+//!    call holds its slot (`gateway::CallSlot`) until it is answered, even
+//!    when its client stopped listening, so hanging up frees nothing early.
 //!
 //! A refused request never reaches a run, so it is in no recording and
 //! changes no session; every other request and session goes on. GET and
@@ -23,22 +25,20 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Body, Frame, Incoming};
+use hyper::body::Incoming;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
 use rmcp::transport::StreamableHttpService;
 use serde_json::json;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 
-use crate::gateway::Gateway;
+use crate::gateway::{CallSlot, Gateway};
 use crate::log;
 
 use super::guard::Guard;
@@ -179,13 +179,19 @@ impl Front {
             },
             _ => None,
         };
-        let held = if call {
+        let mut parts = parts;
+        if call {
             let calls = match &live {
                 Some(live) => Arc::clone(&live.calls),
                 None => Arc::clone(&self.sessionless_calls),
             };
             match calls.try_acquire_owned() {
-                Ok(permit) => Some(permit),
+                // The call takes its slot and holds it until it is answered,
+                // whether or not the client still listens; a request that
+                // never reaches it drops the slot with its extensions.
+                Ok(permit) => {
+                    parts.extensions.insert(CallSlot::new(permit));
+                }
                 Err(_) => {
                     let text = format!(
                         "disclose: this session has {} tools/call in flight, its most (--max-calls); send the next when one is answered\n",
@@ -194,9 +200,7 @@ impl Front {
                     return refuse_for(peer, StatusCode::TOO_MANY_REQUESTS, &text, 1);
                 }
             }
-        } else {
-            None
-        };
+        }
         let reply = self
             .service
             .handle(Request::from_parts(parts, Full::new(bytes)))
@@ -211,14 +215,7 @@ impl Front {
                 None => drop(slot),
             }
         }
-        match held {
-            // The permit is held until the answer's body (an SSE stream) ends.
-            Some(permit) => {
-                let (parts, body) = reply.into_parts();
-                Response::from_parts(parts, Held::new(body, permit).boxed())
-            }
-            None => reply,
-        }
+        reply
     }
 
     /// The body, within the size limit and the read timeout.
@@ -302,39 +299,4 @@ fn refuse_for(peer: SocketAddr, status: StatusCode, text: &str, seconds: u32) ->
         .headers_mut()
         .insert(http::header::RETRY_AFTER, http::HeaderValue::from(seconds));
     reply
-}
-
-/// A response body that holds a permit until it ends (or is dropped).
-struct Held {
-    inner: BoxBody<Bytes, Infallible>,
-    _permit: OwnedSemaphorePermit,
-}
-
-impl Held {
-    fn new(inner: BoxBody<Bytes, Infallible>, permit: OwnedSemaphorePermit) -> Held {
-        Held {
-            inner,
-            _permit: permit,
-        }
-    }
-}
-
-impl Body for Held {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        self.inner.size_hint()
-    }
 }
