@@ -2,8 +2,9 @@
 //! reads it, in this order.
 //!
 //! 1. `Host` (loopback listeners only): a loopback name (`localhost`,
-//!    `127.0.0.1`, `[::1]`), so a page that rebinds its own name to
-//!    127.0.0.1 is refused 403 (the transport specification's DNS
+//!    `127.0.0.1`, `[::1]`) or one given with `--allow-host` (a reverse
+//!    proxy that passes its own name on), so a page that rebinds its own
+//!    name to 127.0.0.1 is refused 403 (the transport specification's DNS
 //!    rebinding warning). A non-loopback listener has a token instead.
 //! 2. `Origin`, when present (browsers send it; other clients need not):
 //!    a loopback origin (`http` or `https`, any port) or one given with
@@ -42,7 +43,7 @@ impl Turned {
     pub fn text(self) -> &'static str {
         match self {
             Turned::Host => {
-                "disclose: the Host header is not a loopback name; this gateway listens on loopback only\n"
+                "disclose: the Host header is not a loopback name (nor one given with --allow-host); this gateway listens on loopback only\n"
             }
             Turned::Origin => {
                 "disclose: the Origin header is not one this gateway allows (loopback origins, and those given with --allow-origin)\n"
@@ -100,8 +101,10 @@ fn loopback_host(host: &str) -> bool {
 
 /// The checks of one listener.
 pub struct Guard {
-    /// Whether `Host` must be a loopback name.
+    /// Whether `Host` must be a loopback name (or one of `hosts`).
     loopback: bool,
+    /// `--allow-host`, lowercase, without a port.
+    hosts: Vec<String>,
     /// `--allow-origin`, beside the loopback origins.
     origins: Vec<Origin>,
     /// The token's SHA-256, when a token is required.
@@ -110,10 +113,16 @@ pub struct Guard {
 
 impl Guard {
     /// The checks for a listener on a loopback address or not, with the
-    /// extra origins and the token.
-    pub fn new(loopback: bool, origins: Vec<Origin>, token: Option<&str>) -> Guard {
+    /// extra hosts and origins, and the token.
+    pub fn new(
+        loopback: bool,
+        hosts: &[String],
+        origins: Vec<Origin>,
+        token: Option<&str>,
+    ) -> Guard {
         Guard {
             loopback,
+            hosts: hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
             origins,
             token: token.map(|t| Sha256::digest(t.as_bytes()).into()),
         }
@@ -152,7 +161,10 @@ impl Guard {
             return false;
         };
         match host.parse::<http::uri::Authority>() {
-            Ok(authority) => loopback_host(authority.host()),
+            Ok(authority) => {
+                let name = authority.host().to_ascii_lowercase();
+                loopback_host(&name) || self.hosts.contains(&name)
+            }
             Err(_) => false,
         }
     }
@@ -198,7 +210,7 @@ mod tests {
 
     #[test]
     fn loopback_listeners_take_loopback_hosts_only() {
-        let guard = Guard::new(true, Vec::new(), None);
+        let guard = Guard::new(true, &[], Vec::new(), None);
         for host in [
             "localhost:8080",
             "127.0.0.1:1",
@@ -216,14 +228,23 @@ mod tests {
             );
         }
         assert_eq!(guard.check(&headers(&[])), Err(Turned::Host));
-        let open = Guard::new(false, Vec::new(), None);
+        let proxied = Guard::new(true, &["MCP.example.com".into()], Vec::new(), None);
+        assert_eq!(
+            proxied.check(&headers(&[("host", "mcp.example.com")])),
+            Ok(())
+        );
+        assert_eq!(
+            proxied.check(&headers(&[("host", "other.example.com")])),
+            Err(Turned::Host)
+        );
+        let open = Guard::new(false, &[], Vec::new(), None);
         assert_eq!(open.check(&headers(&[("host", "gateway.example")])), Ok(()));
     }
 
     #[test]
     fn origins_are_loopback_or_allowed_exactly() {
         let extra = Origin::parse("https://ide.example.com").expect("an origin");
-        let guard = Guard::new(true, vec![extra], None);
+        let guard = Guard::new(true, &[], vec![extra], None);
         let with =
             |origin: &str| guard.check(&headers(&[("host", "127.0.0.1:1"), ("origin", origin)]));
         for ok in [
@@ -250,7 +271,7 @@ mod tests {
 
     #[test]
     fn the_token_is_a_bearer_token_compared_whole() {
-        let guard = Guard::new(false, Vec::new(), Some("correct-horse-battery"));
+        let guard = Guard::new(false, &[], Vec::new(), Some("correct-horse-battery"));
         let with = |value: &str| guard.check(&headers(&[("authorization", value)]));
         assert_eq!(with("Bearer correct-horse-battery"), Ok(()));
         assert_eq!(with("bearer correct-horse-battery"), Ok(()));

@@ -65,6 +65,10 @@ pub struct HttpArgs {
     /// non-loopback --listen address.
     #[arg(long, value_name = "VAR", requires = "listen")]
     pub token_env: Option<String>,
+    /// A Host name to allow on a loopback address besides the loopback
+    /// ones (a reverse proxy that passes its own name on); repeatable.
+    #[arg(long, value_name = "NAME", requires = "listen")]
+    pub allow_host: Vec<String>,
     /// An Origin to allow besides the loopback ones (scheme://host[:port]);
     /// repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "listen", value_parser = origin)]
@@ -163,7 +167,7 @@ impl Listener {
         Ok(Listener {
             tcp,
             addr,
-            guard: Guard::new(loopback, origins, token.as_deref()),
+            guard: Guard::new(loopback, &http.allow_host, origins, token.as_deref()),
             limits: Limits {
                 sessions: http.max_sessions,
                 calls: http.max_calls,
