@@ -39,7 +39,8 @@ pub enum Command {
     /// How often describe lists an expected tool for each task (hit@1/3/8, recall@8, MRR).
     Recall(super::recall::RecallArgs),
     /// Serve the servers of an `mcpServers` config through the catalog's two
-    /// doors, as an MCP server on stdin/stdout.
+    /// doors, as an MCP server on stdin/stdout, or over streamable HTTP
+    /// (--listen).
     Mcp(disclose_mcp::Args),
 }
 

@@ -178,6 +178,25 @@ impl Driver {
 
     /// Launches `sdk`'s client against any stdio server.
     pub fn start_command(sdk: Sdk, elicit: bool, program: &str, args: &[&str]) -> Driver {
+        Driver::launch(sdk, elicit, program, args, &[])
+    }
+
+    /// Launches `sdk`'s client against a gateway's URL, with the bearer
+    /// token when given (the client reads it from `MCP_BEARER_TOKEN`).
+    pub fn connect(sdk: Sdk, elicit: bool, url: &str, token: Option<&str>) -> Driver {
+        let env: Vec<(&str, &str)> = token.map(|t| ("MCP_BEARER_TOKEN", t)).into_iter().collect();
+        Driver::launch(sdk, elicit, url, &[], &env)
+    }
+
+    /// Launches `sdk`'s client against `program ARGS`, with `env` set for
+    /// the client (and so for the program it launches).
+    pub fn launch(
+        sdk: Sdk,
+        elicit: bool,
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Driver {
         let installed = installed();
         let yes = if elicit { "yes" } else { "no" };
         let mut command = match sdk {
@@ -199,6 +218,7 @@ impl Driver {
         };
         command.arg("--").arg(program).args(args);
         command
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -475,4 +495,323 @@ pub fn everything_http() -> (Guard, String) {
         }
     }
     (guard, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// A gateway serving streamable HTTP (`--listen 127.0.0.1:0`), until
+/// dropped; its port is read from its stderr.
+pub struct Listening {
+    pub child: Guard,
+    stderr: Arc<Mutex<String>>,
+    /// The port it chose.
+    pub port: u16,
+}
+
+impl Listening {
+    /// Starts `disclose mcp ARGS` with `env` set; waits for its `listening
+    /// on` line.
+    pub fn start(args: &[&str], env: &[(&str, &str)]) -> Listening {
+        let mut child = gateway()
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the gateway starts");
+        let stdout = collect(child.stdout.take().expect("stdout"));
+        let stderr = collect(child.stderr.take().expect("stderr"));
+        let mut listening = Listening {
+            child: Guard(child),
+            stderr,
+            port: 0,
+        };
+        let line = listening.wait_stderr("listening on http://127.0.0.1:");
+        let port = line
+            .split("listening on http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line}"));
+        listening.port = port;
+        assert!(
+            stdout.lock().unwrap_or_else(|e| e.into_inner()).is_empty(),
+            "nothing on stdout over HTTP"
+        );
+        listening
+    }
+
+    /// The endpoint.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    /// What the gateway wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Waits until stderr holds `needle`; all of it.
+    pub fn wait_stderr(&mut self, needle: &str) -> String {
+        let deadline = Instant::now() + ANSWER;
+        loop {
+            let text = self.stderr();
+            if text.contains(needle) {
+                return text;
+            }
+            if let Ok(Some(status)) = self.child.0.try_wait() {
+                panic!("the gateway exited ({status}) before saying {needle:?}:\n{text}");
+            }
+            assert!(
+                Instant::now() < deadline,
+                "stderr never said {needle:?}:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends SIGTERM and waits for the exit; its status and stderr.
+    pub fn stop(mut self) -> (ExitStatus, String) {
+        let pid = i32::try_from(self.child.0.id()).expect("a pid");
+        // SAFETY: kill only sends a signal, to the gateway this test started.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(Some(status)) = self.child.0.try_wait() {
+                std::thread::sleep(Duration::from_millis(100));
+                return (status, self.stderr());
+            }
+            assert!(Instant::now() < deadline, "the gateway did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// One HTTP exchange as the gateway answered it.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Reply {
+    /// A header's value (the name in any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON-RPC messages of the body: the JSON, or each SSE `data:`.
+    pub fn messages(&self) -> Vec<Value> {
+        if self
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/event-stream"))
+        {
+            self.body
+                .lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .filter(|d| !d.trim().is_empty())
+                .map(|d| serde_json::from_str(d).expect("an SSE message is JSON"))
+                .collect()
+        } else {
+            vec![serde_json::from_str(&self.body).unwrap_or(Value::Null)]
+        }
+    }
+
+    /// The text of the first content block of the answer's result.
+    pub fn text(&self) -> String {
+        let messages = self.messages();
+        let answer = messages
+            .iter()
+            .find(|m| m.get("result").is_some() || m.get("error").is_some())
+            .unwrap_or_else(|| panic!("no answer in {self:?}"));
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no text in {answer}"))
+            .to_string()
+    }
+}
+
+/// One HTTP/1.1 request on a new connection (`Connection: close`), its
+/// whole answer read. `Host` is `127.0.0.1:PORT` unless `headers` has one.
+pub fn http(port: u16, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    use std::io::Read;
+    let mut stream =
+        std::net::TcpStream::connect(("127.0.0.1", port)).expect("the gateway accepts");
+    stream
+        .set_read_timeout(Some(ANSWER))
+        .expect("a read timeout");
+    let mut head = format!("{method} /mcp HTTP/1.1\r\n");
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let framed = headers.iter().any(|(n, _)| {
+        n.eq_ignore_ascii_case("content-length") || n.eq_ignore_ascii_case("transfer-encoding")
+    });
+    if method == "POST" && !framed {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("Connection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).expect("send the head");
+    // The gateway may answer (413) before it reads a large body.
+    let _ = stream.write_all(body);
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    parse_reply(&raw)
+}
+
+fn parse_reply(raw: &[u8]) -> Reply {
+    let text = String::from_utf8_lossy(raw).into_owned();
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no HTTP head in {text:?}"));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    let body = if chunked {
+        let mut body = String::new();
+        let mut rest = rest;
+        while let Some((size, after)) = rest.split_once("\r\n") {
+            let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if size == 0 || after.len() < size {
+                break;
+            }
+            body.push_str(&after[..size]);
+            rest = after[size..].trim_start_matches("\r\n");
+        }
+        body
+    } else {
+        rest.to_string()
+    };
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// The headers of a JSON-RPC POST: both media types, and the token.
+pub fn post_headers<'a>(
+    token: Option<&'a str>,
+    more: &[(&'a str, &'a str)],
+) -> Vec<(&'a str, String)> {
+    let mut headers = vec![
+        ("Content-Type", "application/json".to_string()),
+        ("Accept", "application/json, text/event-stream".to_string()),
+    ];
+    if let Some(token) = token {
+        headers.push(("Authorization", format!("Bearer {token}")));
+    }
+    headers.extend(more.iter().map(|(n, v)| (*n, v.to_string())));
+    headers
+}
+
+/// A session opened over the raw wire (the handshake, 2025-11-25).
+#[derive(Clone)]
+pub struct RawSession {
+    pub port: u16,
+    pub token: Option<String>,
+    pub id: String,
+    next: u64,
+}
+
+impl RawSession {
+    /// `initialize` and `notifications/initialized`; the refusal when the
+    /// gateway would not open a session.
+    pub fn open(port: u16, token: Option<&str>) -> Result<RawSession, Reply> {
+        let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+        let reply = send(port, token, None, &body);
+        let Some(id) = reply.header("mcp-session-id").map(str::to_string) else {
+            return Err(reply);
+        };
+        let mut session = RawSession {
+            port,
+            token: token.map(str::to_string),
+            id,
+            next: 1,
+        };
+        let initialized =
+            session.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        assert_eq!(initialized.status, 202, "{initialized:?}");
+        Ok(session)
+    }
+
+    /// POSTs one message in this session.
+    pub fn post(&mut self, message: &Value) -> Reply {
+        send(self.port, self.token.as_deref(), Some(&self.id), message)
+    }
+
+    /// `tools/call` of `name` with `args`.
+    pub fn call(&mut self, name: &str, args: Value) -> Reply {
+        self.next += 1;
+        let message = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": {"name": name, "arguments": args}});
+        self.post(&message)
+    }
+
+    /// Ends the session (DELETE).
+    pub fn delete(&self) -> Reply {
+        let mut headers = vec![("Mcp-Session-Id", self.id.clone())];
+        if let Some(token) = &self.token {
+            headers.push(("Authorization", format!("Bearer {token}")));
+        }
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        http(self.port, "DELETE", &headers, b"")
+    }
+}
+
+/// POSTs `message`, in session `id` when given.
+pub fn send(port: u16, token: Option<&str>, id: Option<&str>, message: &Value) -> Reply {
+    let mut headers = post_headers(token, &[]);
+    if let Some(id) = id {
+        headers.push(("Mcp-Session-Id", id.to_string()));
+        headers.push(("MCP-Protocol-Version", "2025-11-25".to_string()));
+    }
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    http(port, "POST", &headers, message.to_string().as_bytes())
+}
+
+/// A GET that opens a stream: its status and headers, read as soon as the
+/// head arrives (the stream itself stays open until the session ends).
+pub fn stream_head(port: u16, headers: &[(&str, &str)]) -> Reply {
+    use std::io::Read;
+    let mut stream =
+        std::net::TcpStream::connect(("127.0.0.1", port)).expect("the gateway accepts");
+    stream
+        .set_read_timeout(Some(ANSWER))
+        .expect("a read timeout");
+    let mut head = format!("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("Connection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).expect("send the head");
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => raw.push(byte[0]),
+            _ => break,
+        }
+    }
+    parse_reply(&raw)
 }

@@ -1,7 +1,11 @@
 // The official TypeScript MCP SDK (npm @modelcontextprotocol/sdk) as a
-// client of `disclose mcp`, over stdio (protocol 2025-11-25, the SDK's own).
+// client of `disclose mcp` (protocol 2025-11-25, the SDK's own): over
+// stdio, or by URL with the SDK's streamable HTTP client (the bearer token
+// from the environment variable MCP_BEARER_TOKEN, when set; the session is
+// ended with DELETE on close).
 //
 // Usage: node client.mjs ELICIT -- COMMAND [ARG...]
+//        node client.mjs ELICIT -- URL
 //
 // ELICIT is `yes` to declare the elicitation capability, `no` not to.
 // Commands come on stdin, one JSON object a line; each answer goes to
@@ -18,6 +22,7 @@
 import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const elicit = process.argv[2] === "yes";
@@ -39,18 +44,24 @@ if (elicit) {
   });
 }
 
-const transport = new StdioClientTransport({
-  command: command[0],
-  args: command.slice(1),
-  env: process.env,
-  stderr: "inherit",
-});
+const byUrl = /^https?:\/\//.test(command[0]);
+const token = process.env.MCP_BEARER_TOKEN;
+const transport = byUrl
+  ? new StreamableHTTPClientTransport(new URL(command[0]), {
+      requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
+    })
+  : new StdioClientTransport({
+      command: command[0],
+      args: command.slice(1),
+      env: process.env,
+      stderr: "inherit",
+    });
 await client.connect(transport);
 
 const write = (value) => process.stdout.write(JSON.stringify(value) + "\n");
 write({
   ready: true,
-  protocol: transport._protocolVersion ?? null,
+  protocol: (byUrl ? transport.protocolVersion : transport._protocolVersion) ?? null,
   instructions: client.getInstructions() ?? null,
 });
 
@@ -101,5 +112,6 @@ for await (const line of lines) {
     write({ error: String(error) });
   }
 }
+if (byUrl) await transport.terminateSession();
 await client.close();
 process.exit(0);

@@ -1,10 +1,14 @@
 """The official Python MCP SDK (PyPI `mcp`) as a client of `disclose mcp`.
 
 Usage: client.py MODE ELICIT -- COMMAND [ARG...]
+       client.py MODE ELICIT -- URL
 
 MODE is the SDK's connect mode (`auto`: server/discover, so protocol
 2026-07-28; `legacy`: the initialize handshake). ELICIT is `yes` to declare
-the elicitation capability, `no` not to. The gateway is launched over stdio.
+the elicitation capability, `no` not to. The gateway is launched over stdio,
+or reached by URL with the SDK's streamable HTTP client (the bearer token
+from the environment variable MCP_BEARER_TOKEN, when set; the session is
+ended with DELETE on close).
 
 Commands come on stdin, one JSON object a line; each answer goes to stdout
 as one JSON line (the tests in crates/mcp/tests/ read them):
@@ -23,10 +27,14 @@ The first line written is {"ready": true, "protocol", "instructions"}.
 import json
 import sys
 
+import os
+
 import anyio
 import mcp_types as types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 
 def dump(model):
@@ -48,11 +56,16 @@ async def main() -> None:
             return types.ElicitResult(action="cancel")
         return types.ElicitResult(action="accept", content={"decision": answer})
 
-    params = StdioServerParameters(command=command[0], args=command[1:])
     kwargs = {"mode": mode, "cache": None}
     if elicit == "yes":
         kwargs["elicitation_callback"] = on_elicit
-    async with Client(params, **kwargs) as client:
+    if command[0].startswith("http://") or command[0].startswith("https://"):
+        token = os.environ.get("MCP_BEARER_TOKEN")
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        server = streamable_http_client(command[0], http_client=create_mcp_http_client(headers=headers))
+    else:
+        server = StdioServerParameters(command=command[0], args=command[1:])
+    async with Client(server, **kwargs) as client:
         out = sys.stdout
         out.write(
             json.dumps(

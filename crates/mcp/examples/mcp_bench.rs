@@ -12,8 +12,19 @@
 //! - G3: the gateway's peak RSS (VmHWM) with 1,000 upstream tools admitted
 //!   (e2e/many_tools.mjs, built with the official TypeScript SDK), after
 //!   `tools/list` and ten ranked `describe`s; target ≤ 64 MiB.
+//! - G4: a `call` round trip through the gateway over streamable HTTP
+//!   (`--listen`, with a bearer token, one MCP session) against the same
+//!   call through the gateway over stdio, same client (rmcp), same
+//!   upstream; the ratio of medians.
+//! - G5: 16 MCP sessions at once over HTTP, each making 100 `call`s one
+//!   after another (one server-everything upstream for all); every call
+//!   must succeed; p50 and p99 latency, the wall time, and the gateway's
+//!   peak RSS. Then what a session costs in memory: the peak RSS with 16
+//!   sessions open over 1,000 upstream tools (e2e/many_tools.mjs), each
+//!   after one ranked `describe`.
 //!
-//! Usage: mcp_bench DISCLOSE NODE_MODULES [ROUNDS] (the gateway is `DISCLOSE mcp`)
+//! Usage: mcp_bench DISCLOSE NODE_MODULES [ROUNDS] [g1|http]
+//! (the gateway is `DISCLOSE mcp`; `g1` runs G1 alone, `http` G4 and G5)
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -21,6 +32,8 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{CallToolRequestParams, CallToolResponse};
 use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Map, Value, json};
 
@@ -126,6 +139,10 @@ async fn main() {
     std::fs::create_dir_all(&root).expect("root");
     let root = root.display().to_string();
     let memory_file = tmp.join(format!("bench-memory-{}.jsonl", std::process::id()));
+    if args.get(4).map(String::as_str) == Some("http") {
+        over_http(&gateway, &modules, rounds).await;
+        return;
+    }
 
     // G1: alternate direct and gateway calls, so both see the same machine.
     let direct = spawn("node", &[everything.clone(), "stdio".into()]).await;
@@ -258,7 +275,57 @@ async fn main() {
         json!({"name": "many__get_issue_0", "args": {"id": "1"}}),
     )
     .await;
-    let pid = s.child.id().expect("pid");
+    let mib = peak_rss_mib(s.child.id().expect("pid"));
+    println!(
+        "G3 peak RSS with 1,000 upstream tools admitted {mib:.1} MiB (target <= 64 MiB) {}",
+        if mib <= 64.0 { "pass" } else { "FAIL" }
+    );
+    stop(s).await;
+    let _ = std::fs::remove_file(memory_file);
+    over_http(&gateway, &modules, rounds).await;
+}
+
+/// The token the HTTP gateway of G4 and G5 requires.
+const TOKEN: &str = "mcp-bench-token-0123456789abcdef";
+
+/// The gateway over HTTP: its process and its URL (read from stderr).
+async fn listening(gateway: &str, cfg: &str) -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(gateway)
+        .args(["mcp", "--config", cfg, "--listen", "127.0.0.1:0"])
+        .args(["--token-env", "MCP_BENCH_TOKEN"])
+        .env("MCP_BENCH_TOKEN", TOKEN)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the gateway starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    let url = loop {
+        let line = lines
+            .next_line()
+            .await
+            .expect("stderr")
+            .expect("the gateway says where it listens");
+        if let Some(rest) = line.strip_prefix("disclose: listening on ") {
+            break rest.split(' ').next().expect("a URL").to_string();
+        }
+    };
+    // Drain the rest, so the gateway never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}
+
+async fn http_client(url: &str) -> Client {
+    let config = StreamableHttpClientTransportConfig::with_uri(url).auth_header(TOKEN);
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .expect("initialize over HTTP")
+}
+
+fn peak_rss_mib(pid: u32) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let kib: u64 = status
         .lines()
@@ -266,11 +333,137 @@ async fn main() {
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let mib = kib as f64 / 1024.0;
-    println!(
-        "G3 peak RSS with 1,000 upstream tools admitted {mib:.1} MiB (target <= 64 MiB) {}",
-        if mib <= 64.0 { "pass" } else { "FAIL" }
+    kib as f64 / 1024.0
+}
+
+fn quantile(sorted: &[Duration], q: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+/// G4 and G5.
+async fn over_http(gateway: &str, modules: &Path, rounds: usize) {
+    let everything = js(modules, "@modelcontextprotocol/server-everything");
+    let tmp = std::env::temp_dir();
+    let cfg = config(
+        &tmp,
+        json!({"everything": {"command": "node", "args": [everything, "stdio"], "approval": "never"}}),
     );
-    stop(s).await;
-    let _ = std::fs::remove_file(memory_file);
+    // G4: alternate HTTP and stdio calls, so both see the same machine.
+    let (mut server, url) = listening(gateway, &cfg).await;
+    let http = http_client(&url).await;
+    let stdio = spawn(gateway, &["mcp".into(), "--config".into(), cfg.clone()]).await;
+    let (mut h, mut s) = (Vec::new(), Vec::new());
+    let (mut hd, mut sd) = (Vec::new(), Vec::new());
+    for i in 0..rounds + 20 {
+        let message =
+            json!({"name": "everything__echo", "args": {"message": format!("round {i}")}});
+        let a = call(&http, "call", message.clone()).await;
+        let b = call(&stdio.client, "call", message).await;
+        let describe = json!({"name": "everything__echo"});
+        let c = call(&http, "describe", describe.clone()).await;
+        let d = call(&stdio.client, "describe", describe).await;
+        if i >= 20 {
+            h.push(a);
+            s.push(b);
+            hd.push(c);
+            sd.push(d);
+        }
+    }
+    let (mh, ms) = (median(h), median(s));
+    let (mhd, msd) = (median(hd), median(sd));
+    println!(
+        "G4 call round trip gateway over HTTP/over stdio {:.2}x [HTTP median {mh:?}, stdio median {ms:?}, {rounds} calls each; describe alone: HTTP {mhd:?}, stdio {msd:?}, {:.2}x]",
+        mh.as_secs_f64() / ms.as_secs_f64(),
+        mhd.as_secs_f64() / msd.as_secs_f64()
+    );
+    let _ = http.cancel().await;
+    stop(stdio).await;
+    let _ = server.kill().await;
+
+    // G5: 16 sessions at once, 100 calls each.
+    let (sessions, calls) = (16, 100);
+    let (mut server, url) = listening(gateway, &cfg).await;
+    let pid = server.id().expect("pid");
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..sessions)
+        .map(|n| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                let client = http_client(&url).await;
+                let mut took = Vec::with_capacity(calls);
+                let mut failed = 0usize;
+                for i in 0..calls {
+                    let mut params = CallToolRequestParams::new("call");
+                    params.arguments = json!({"name": "everything__echo", "args": {"message": format!("session {n} call {i}")}})
+                        .as_object()
+                        .cloned();
+                    let at = Instant::now();
+                    match client.peer().call_tool_once(params).await {
+                        Ok(CallToolResponse::Complete(result)) if result.is_error != Some(true) => {
+                            took.push(at.elapsed());
+                        }
+                        _ => failed += 1,
+                    }
+                }
+                let _ = client.cancel().await;
+                (took, failed)
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    let mut failed = 0;
+    for task in tasks {
+        let (took, f) = task.await.expect("a session");
+        all.extend(took);
+        failed += f;
+    }
+    let wall = started.elapsed();
+    all.sort();
+    let rss = peak_rss_mib(pid);
+    println!(
+        "G5 {sessions} sessions x {calls} calls over HTTP: {} ok, {failed} failed {}; p50 {:?}, p99 {:?}, wall {wall:?} ({:.0} calls/s); gateway peak RSS {rss:.1} MiB",
+        all.len(),
+        if failed == 0 { "pass" } else { "FAIL" },
+        quantile(&all, 0.50),
+        quantile(&all, 0.99),
+        all.len() as f64 / wall.as_secs_f64()
+    );
+    let _ = server.kill().await;
+
+    // G5's memory: sessions over a 1,000-tool catalog.
+    let many = modules.parent().expect("node dir").join("many_tools.mjs");
+    let cfg = config(
+        &tmp,
+        json!({"many": {"command": "node", "args": [many.display().to_string(), "1000"], "approval": "never"}}),
+    );
+    let (mut server, url) = listening(gateway, &cfg).await;
+    let pid = server.id().expect("pid");
+    let alone = {
+        let client = http_client(&url).await;
+        call(&client, "describe", json!({"name": "find an invoice"})).await;
+        let rss = peak_rss_mib(pid);
+        let _ = client.cancel().await;
+        rss
+    };
+    let mut clients = Vec::new();
+    for n in 0..sessions {
+        let client = http_client(&url).await;
+        call(
+            &client,
+            "describe",
+            json!({ "name": format!("update deal {n}") }),
+        )
+        .await;
+        clients.push(client);
+    }
+    let rss = peak_rss_mib(pid);
+    println!(
+        "G5 memory with 1,000 upstream tools: one session {alone:.1} MiB, {sessions} sessions open {rss:.1} MiB (about {:.1} MiB a session)",
+        (rss - alone) / (sessions as f64 - 1.0)
+    );
+    for client in clients {
+        let _ = client.cancel().await;
+    }
+    let _ = server.kill().await;
 }

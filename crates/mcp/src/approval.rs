@@ -12,13 +12,14 @@ use disclose::internals::canonical::canonical;
 use rmcp::model::ElicitRequestParams;
 use serde_json::{Value, json};
 
-use crate::gateway::UpstreamTool;
+use crate::session::Allowance;
+use crate::shared::UpstreamTool;
 
 /// The key of the approval question among a call's input requests.
 pub const KEY: &str = "approval";
 /// The answer that runs this call only.
 pub const ONCE: &str = "allow once";
-/// The answer that runs this tool unasked until the gateway stops, while
+/// The answer that runs this tool unasked until the session ends, while
 /// its descriptor digest stays the one the user allowed.
 pub const SESSION: &str = "allow for this session";
 /// The answer that refuses the call.
@@ -58,25 +59,35 @@ pub fn question(minted: &str, route: &UpstreamTool, args: &Value) -> String {
     )
 }
 
-/// The elicitation request for one call.
-pub fn request(minted: &str, route: &UpstreamTool, args: &Value) -> ElicitRequestParams {
+/// The elicitation request for one call. "Allow for this session" is
+/// offered only where a session can remember it.
+pub fn request(
+    minted: &str,
+    route: &UpstreamTool,
+    args: &Value,
+    allowance: Allowance,
+) -> ElicitRequestParams {
     ElicitRequestParams::FormElicitationParams {
         meta: None,
         message: question(minted, route, args),
-        requested_schema: schema(),
+        requested_schema: schema(allowance),
     }
 }
 
 /// A flat schema of one string choice (MCP elicitation allows primitives
 /// only).
-fn schema() -> rmcp::model::ElicitationSchema {
+fn schema(allowance: Allowance) -> rmcp::model::ElicitationSchema {
+    let answers = match allowance {
+        Allowance::Remembered => json!([ONCE, SESSION, DECLINE]),
+        Allowance::OnceOnly => json!([ONCE, DECLINE]),
+    };
     let value = json!({
         "type": "object",
         "properties": {
             "decision": {
                 "type": "string",
                 "title": "Decision",
-                "enum": [ONCE, SESSION, DECLINE],
+                "enum": answers,
             }
         },
         "required": ["decision"],
@@ -87,7 +98,9 @@ fn schema() -> rmcp::model::ElicitationSchema {
 }
 
 /// The decision an elicitation result (`{action, content?}`) gives; anything
-/// else than an accepted allow is a decline.
+/// else than an accepted allow is a decline. (A session allowance given
+/// where none was offered runs the call once: `Session::allow` keeps
+/// nothing there.)
 pub fn decide(answer: Option<&Value>) -> Decision {
     let Some(answer) = answer else {
         return Decision::Declined("not answered");
@@ -130,11 +143,16 @@ mod tests {
 
     #[test]
     fn the_schema_reads() {
-        let schema = serde_json::to_value(schema()).expect("serializes");
+        let answers = |allowance| {
+            serde_json::to_value(schema(allowance)).expect("serializes")["properties"]["decision"]
+                ["enum"]
+                .clone()
+        };
         assert_eq!(
-            schema["properties"]["decision"]["enum"],
+            answers(Allowance::Remembered),
             json!([ONCE, SESSION, DECLINE])
         );
+        assert_eq!(answers(Allowance::OnceOnly), json!([ONCE, DECLINE]));
     }
 
     #[test]

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use disclose::{Approval, Catalog, Mode, Profile, Provider, RecordedRun, Recorder, ToolDecl};
 use serde_json::Value;
 
-use crate::gateway::UpstreamTool;
 use crate::log;
 use crate::recording::Out;
+use crate::shared::UpstreamTool;
 
 /// The run the gateway serves, started and recorded.
 pub struct Built {
@@ -29,6 +29,8 @@ pub struct Built {
     pub tools: Value,
     /// `render()`: the `instructions`.
     pub render: String,
+    /// Each declaration admission refused, as one line for stderr.
+    pub refused: Vec<String>,
 }
 
 /// One upstream's tools, as it listed them.
@@ -63,17 +65,33 @@ pub fn declarations(origin: &str, approval: Approval, tools: &[Value]) -> Vec<To
     decls
 }
 
-/// Admits every upstream's tools, starts the run and records its render and
-/// tool list.
-pub fn build(
-    mut recorder: Recorder<Out>,
-    listed: &[Listed<'_>],
+/// The one upstream snapshot every run of the gateway starts from: every
+/// declaration, in admission order, and the profile. Read once when the
+/// gateway starts; each session admits the same declarations into its own
+/// run, so every session's catalog is the same, byte for byte.
+pub struct Snapshot {
+    decls: Vec<ToolDecl>,
     profile: Option<Profile>,
-) -> Built {
-    let mut routes = BTreeMap::new();
-    for upstream in listed {
-        for decl in declarations(upstream.origin, upstream.approval, upstream.tools) {
-            match recorder.admit_tool(&decl) {
+}
+
+impl Snapshot {
+    /// The declarations of every upstream's tools, by origin (as `listed`
+    /// comes), each server's in its own order.
+    pub fn new(listed: &[Listed<'_>], profile: Option<Profile>) -> Snapshot {
+        let decls = listed
+            .iter()
+            .flat_map(|upstream| declarations(upstream.origin, upstream.approval, upstream.tools))
+            .collect();
+        Snapshot { decls, profile }
+    }
+
+    /// Admits every declaration, starts the run and records its render and
+    /// tool list.
+    pub fn start(&self, mut recorder: Recorder<Out>) -> Built {
+        let mut routes = BTreeMap::new();
+        let mut refused = Vec::new();
+        for decl in &self.decls {
+            match recorder.admit_tool(decl) {
                 Ok(tool) => {
                     routes.insert(
                         tool.name().to_string(),
@@ -86,28 +104,29 @@ pub fn build(
                         },
                     );
                 }
-                Err(refusal) => log(&format!(
+                Err(refusal) => refused.push(format!(
                     "{}: {}",
-                    upstream.origin,
+                    decl.origin,
                     refusal.to_lines().trim_end().replace('\n', " ")
                 )),
             }
         }
-    }
-    let mut run = match profile {
-        None => recorder.start(Mode::Work),
-        Some(profile) => recorder.start_child(Mode::Work, profile),
-    };
-    // A child offers fewer tools (SPEC §8): only those are routed.
-    routes.retain(|name, _| run.run().offered_tools().any(|t| t.name() == name));
-    let render = run.render();
-    let list = run.tools_for(Provider::Mcp);
-    let tools = list.value().clone();
-    Built {
-        run,
-        routes,
-        tools,
-        render,
+        let mut run = match self.profile {
+            None => recorder.start(Mode::Work),
+            Some(profile) => recorder.start_child(Mode::Work, profile),
+        };
+        // A child offers fewer tools (SPEC §8): only those are routed.
+        routes.retain(|name, _| run.run().offered_tools().any(|t| t.name() == name));
+        let render = run.render();
+        let list = run.tools_for(Provider::Mcp);
+        let tools = list.value().clone();
+        Built {
+            run,
+            routes,
+            tools,
+            render,
+            refused,
+        }
     }
 }
 
@@ -146,7 +165,7 @@ mod tests {
         let file = tempfile::tempfile().expect("a temporary file");
         let mut reader = file.try_clone().expect("a second handle");
         let recorder = Recorder::new(Out::File(file), "test");
-        let built = build(recorder, &listed, None);
+        let built = Snapshot::new(&listed, None).start(recorder);
         let mut session = String::new();
         std::io::Seek::rewind(&mut reader).expect("rewind");
         std::io::Read::read_to_string(&mut reader, &mut session).expect("read back");
@@ -162,6 +181,7 @@ mod tests {
             3,
             "every declaration as offered: {outputs:?}"
         );
+        assert_eq!(built.refused.len(), 2, "{:?}", built.refused);
         assert!(
             outputs[1].starts_with("refused E_INVALID_ARGS admit.collision: "),
             "{}",

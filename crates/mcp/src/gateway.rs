@@ -1,6 +1,13 @@
-//! The gateway as an MCP server: one run of the catalog behind the two
-//! doors, whatever transport carries it (stdio today; a second transport
-//! serves the same [`Gateway`]).
+//! The gateway as an MCP server: the two doors over a run of the catalog,
+//! whatever transport carries it (stdio, or streamable HTTP with one run
+//! per MCP session).
+//!
+//! [`Shared`] (the `shared` module) is what every session sees alike and
+//! what the upstreams are. A [`Gateway`] is one `rmcp::ServerHandler` over
+//! it, bound to one [`SessionRun`] (its run,
+//! recording, allowances and approval rounds): bound at once over stdio,
+//! and over HTTP on its session's `initialize`, or, for a request of the
+//! 2026-07-28 revision, which has no session, to the sessionless run.
 //!
 //! `tools/list` is the run's resident tools in contract 3's `mcp` shape
 //! (`Run::tools_for(Provider::Mcp)`, SPEC §11), fixed at start; the
@@ -10,21 +17,21 @@
 //! (recorded): `describe` is answered by the library, a refusal becomes a
 //! tool result with `isError` and the exact refusal text, and a routed call
 //! goes to its upstream under its raw name, after approval, and comes back
-//! as the upstream answered. The gateway never changes the run's catalog:
-//! a restarted upstream whose tool changed (by digest, SPEC §2) has that
-//! tool refused.
+//! as the upstream answered (with any config secret scrubbed, `secrets`).
+//! The gateway never changes a run's catalog: a restarted upstream whose
+//! tool changed (by digest, SPEC §2) has that tool refused, in every
+//! session.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
 
-use disclose::{Answer, Approval, RecordedRun, ToolCall};
+use disclose::{Answer, Approval, ToolCall};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig,
+    GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequest, InputRequests,
+    InputRequiredResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ResultType, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -32,132 +39,75 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::approval::{self, Decision};
-use crate::recording::Out;
-use crate::upstream::{Called, Upstream};
+use crate::session::{Allowance, SessionRun, lock};
+use crate::shared::{Shared, UpstreamTool};
+use crate::upstream::Called;
 
 /// The name of the prompt and resource that carry the dormant index.
 pub const INDEX: &str = "index";
 /// The resource's address.
 pub const INDEX_URI: &str = "disclose://index";
 
-/// Where a minted tool goes, and what it was when the run started.
-#[derive(Clone, Debug)]
-pub struct UpstreamTool {
-    /// The upstream's origin.
-    pub origin: String,
-    /// The tool's raw name upstream.
-    pub raw_name: String,
-    /// Its descriptor digest at start (SPEC §2).
-    pub digest: String,
-    /// Its effect, as admitted.
-    pub effect: disclose::Effect,
-    /// Its approval, as admitted.
-    pub approval: Approval,
+/// A call's slot among its session's calls in flight (HTTP's
+/// `--max-calls`), put in the request's extensions by the transport and
+/// taken by the call, which holds it until it is answered.
+#[derive(Clone)]
+pub struct CallSlot(Arc<std::sync::Mutex<Option<tokio::sync::OwnedSemaphorePermit>>>);
+
+impl CallSlot {
+    /// A slot holding `permit`.
+    pub fn new(permit: tokio::sync::OwnedSemaphorePermit) -> CallSlot {
+        CallSlot(Arc::new(std::sync::Mutex::new(Some(permit))))
+    }
+
+    /// The slot of the HTTP request a call came in, taken out of it.
+    fn take(context: &RequestContext<RoleServer>) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let slot = parts.extensions.get::<CallSlot>()?;
+        lock(&slot.0).take()
+    }
 }
 
-/// How the gateway treats approvals and upstream calls.
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// How long an upstream `tools/call` may take.
-    pub call_timeout: Duration,
-    /// `--dangerously-allow-all`: no call is put to the user.
-    pub allow_all: bool,
-}
-
-/// The gateway: a started run and its upstreams.
+/// One MCP server over the shared gateway, bound to one session.
 #[derive(Clone)]
 pub struct Gateway {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    run: Mutex<RecordedRun<Out>>,
-    routes: BTreeMap<String, UpstreamTool>,
-    upstreams: BTreeMap<String, Arc<Upstream>>,
-    /// Tools whose upstream restarted with a different descriptor:
-    /// minted name → the refusal text.
-    changed: Mutex<BTreeMap<String, String>>,
-    /// Session allowances: minted name → the digest allowed.
-    allowed: Mutex<BTreeMap<String, String>>,
-    /// Approvals asked of a 2026-07-28 client (MRTR): request state → the
-    /// call it is for.
-    pending: Mutex<BTreeMap<String, (String, Value)>>,
-    next_state: AtomicU64,
-    state_salt: u64,
-    /// The `tools/list` answer, built once: the run's tool list is fixed.
-    list: ListToolsResult,
-    /// What `initialize` and `server/discover` say, built once (rmcp asks
-    /// for it on many requests).
-    info: ServerConfig,
-    render: String,
-    options: Options,
-}
-
-/// Locks a mutex whose holder may have panicked: the data is plain and
-/// never left half-written.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    shared: Arc<Shared>,
+    /// Set from the start over stdio; over HTTP by the session's
+    /// `initialize`, and never for a sessionless request.
+    bound: Arc<OnceLock<Arc<SessionRun>>>,
 }
 
 impl Gateway {
-    /// A gateway over a started, recorded run. `tools` and `render` are what
-    /// the run gave at start (`tools_for(Provider::Mcp)` and `render()`,
-    /// already recorded).
-    pub fn new(
-        run: RecordedRun<Out>,
-        routes: BTreeMap<String, UpstreamTool>,
-        upstreams: BTreeMap<String, Arc<Upstream>>,
-        tools: Value,
-        render: String,
-        options: Options,
-    ) -> Gateway {
-        let state_salt = u64::from(std::process::id()).rotate_left(32)
-            ^ std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-        // Both are our own JSON of a fixed shape (a test holds that they
-        // read); the defaults are never expected.
-        let list = from_json(json!({ "tools": tools })).unwrap_or_default();
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
-            "tools": {"listChanged": false},
-            "prompts": {"listChanged": false},
-            "resources": {"listChanged": false},
-        }))
-        .unwrap_or_default();
-        let info = ServerConfig::new(capabilities)
-            .with_server_info(rmcp::model::Implementation::new(
-                "disclose",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(render.clone());
+    /// A server bound to `session` from the start (stdio).
+    pub fn bound(shared: Arc<Shared>, session: Arc<SessionRun>) -> Gateway {
+        let bound = OnceLock::new();
+        let _ = bound.set(session);
         Gateway {
-            inner: Arc::new(Inner {
-                run: Mutex::new(run),
-                routes,
-                upstreams,
-                changed: Mutex::new(BTreeMap::new()),
-                allowed: Mutex::new(BTreeMap::new()),
-                pending: Mutex::new(BTreeMap::new()),
-                next_state: AtomicU64::new(1),
-                state_salt,
-                list,
-                info,
-                render,
-                options,
-            }),
+            shared,
+            bound: Arc::new(bound),
         }
     }
 
-    /// The upstreams, for a clean stop.
-    pub fn upstreams(&self) -> Vec<Arc<Upstream>> {
-        self.inner.upstreams.values().cloned().collect()
+    /// A server whose `initialize` opens a new session; any other first
+    /// request (2026-07-28, sessionless) is answered by the sessionless run.
+    pub fn unbound(shared: Arc<Shared>) -> Gateway {
+        Gateway {
+            shared,
+            bound: Arc::new(OnceLock::new()),
+        }
     }
 
-    /// The first recording write that failed, if any.
-    pub fn record_error(&self) -> Option<String> {
-        lock(&self.inner.run).error().map(ToString::to_string)
+    /// The shared part.
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// The session this server answers for.
+    fn session(&self) -> Result<Arc<SessionRun>, String> {
+        if let Some(session) = self.bound.get() {
+            return Ok(Arc::clone(session));
+        }
+        self.shared.sessionless()
     }
 
     async fn call(
@@ -165,7 +115,15 @@ impl Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallToolResponse {
-        let inner = &self.inner;
+        let _slot = CallSlot::take(&context);
+        let session = match self.session() {
+            Ok(session) => session,
+            Err(message) => {
+                crate::log(&message);
+                return error(format!("disclose: {message}\n")).into();
+            }
+        };
+        let shared = &self.shared;
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
         let call = ToolCall {
             id: id_text(&context.id),
@@ -178,10 +136,10 @@ impl Gateway {
         let pending = request
             .request_state
             .as_ref()
-            .and_then(|state| lock(&inner.pending).remove(state));
+            .and_then(|state| session.take_pending(state));
         let answer = match &pending {
-            Some(_) => lock(&inner.run).run().answer(&call),
-            None => lock(&inner.run).answer(&call),
+            Some(_) => session.answer_again(&call),
+            None => session.answer(&call),
         };
         let routed = match answer {
             Answer::Text(text) => {
@@ -193,18 +151,19 @@ impl Gateway {
                 return error("disclose: this answer is not one the gateway knows\n".into()).into();
             }
         };
-        let Some(route) = inner.routes.get(&routed.name).cloned() else {
+        let Some(route) = shared.routes.get(&routed.name).cloned() else {
             return error(format!(
                 "disclose: \"{}\" is admitted but no upstream serves it\n",
                 routed.name
             ))
             .into();
         };
-        if let Some(refusal) = lock(&inner.changed).get(&routed.name) {
+        if let Some(refusal) = lock(&shared.changed).get(&routed.name) {
             return error(refusal.clone()).into();
         }
         if let Some(response) = self
             .approve(
+                &session,
                 &routed.name,
                 &route,
                 &routed.args,
@@ -216,7 +175,7 @@ impl Gateway {
         {
             return response;
         }
-        let Some(upstream) = inner.upstreams.get(&route.origin) else {
+        let Some(upstream) = shared.upstreams.get(&route.origin) else {
             return error(format!(
                 "disclose: server \"{}\" is not running\n",
                 route.origin
@@ -228,13 +187,13 @@ impl Gateway {
             _ => Some(Map::new()),
         };
         let minted = routed.name.clone();
-        let restarted = |tools: &[Value]| self.compare_restarted(&route.origin, tools, &minted);
+        let restarted = |tools: &[Value]| shared.compare_restarted(&route.origin, tools, &minted);
         match upstream
             .call(
                 &route.raw_name,
                 args,
                 &context.ct,
-                inner.options.call_timeout,
+                shared.options.call_timeout,
                 &restarted,
             )
             .await
@@ -242,9 +201,9 @@ impl Gateway {
             Called::Result(mut result) => {
                 // The 2026-07-28 envelope; rmcp drops it for older clients.
                 result.result_type = Some(ResultType::COMPLETE);
-                result.into()
+                scrubbed(result).into()
             }
-            Called::Failed(text) => error(text).into(),
+            Called::Failed(text) => error(crate::secrets::scrub(&text).into_owned()).into(),
             Called::Cancelled => error(format!(
                 "disclose: the client cancelled tools/call \"{}\"; server \"{}\" was told\n",
                 routed.name, route.origin
@@ -255,8 +214,10 @@ impl Gateway {
 
     /// Puts a call whose approval is required to the user. `None` lets the
     /// call run; otherwise the answer to give instead.
+    #[allow(clippy::too_many_arguments)]
     async fn approve(
         &self,
+        session: &SessionRun,
         minted: &str,
         route: &UpstreamTool,
         args: &Value,
@@ -264,11 +225,10 @@ impl Gateway {
         pending: Option<(String, Value)>,
         context: &RequestContext<RoleServer>,
     ) -> Option<CallToolResponse> {
-        let inner = &self.inner;
-        if route.approval == Approval::Never || inner.options.allow_all {
+        if route.approval == Approval::Never || self.shared.options.allow_all {
             return None;
         }
-        if lock(&inner.allowed).get(minted) == Some(&route.digest) {
+        if session.is_allowed(minted, &route.digest) {
             return None;
         }
         let can_ask = context
@@ -277,7 +237,7 @@ impl Gateway {
         if !can_ask {
             return Some(error(approval::cannot_ask(minted, route)).into());
         }
-        let params = approval::request(minted, route, args);
+        let params = approval::request(minted, route, args, session.allowance());
         let modern = context
             .protocol_version()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
@@ -288,8 +248,8 @@ impl Gateway {
             match (answered, request.input_responses.as_ref()) {
                 (Some(_), Some(responses)) => responses.get(approval::KEY).cloned(),
                 _ => {
-                    let state = self.new_state();
-                    lock(&inner.pending).insert(state.clone(), (minted.to_string(), args.clone()));
+                    let state = new_state();
+                    session.ask_later(state.clone(), minted, args);
                     let mut requests = InputRequests::new();
                     requests.insert(
                         approval::KEY.to_string(),
@@ -321,46 +281,45 @@ impl Gateway {
         match approval::decide(answer.as_ref()) {
             Decision::Once => None,
             Decision::Session => {
-                lock(&inner.allowed).insert(minted.to_string(), route.digest.clone());
+                session.allow(minted, &route.digest);
                 None
             }
             Decision::Declined(how) => Some(error(approval::declined(minted, how)).into()),
         }
     }
-
-    fn new_state(&self) -> String {
-        let n = self.inner.next_state.fetch_add(1, Ordering::Relaxed);
-        format!("{:016x}{n:08x}", self.inner.state_salt)
-    }
-
-    /// After a restart: each of this upstream's tools whose descriptor
-    /// differs from the run's (or that is gone) is refused from now on.
-    /// Gives the refusal for `minted` when it is one of them.
-    fn compare_restarted(&self, origin: &str, tools: &[Value], minted: &str) -> Option<String> {
-        let now = crate::catalog::digests(origin, tools);
-        let mut changed = lock(&self.inner.changed);
-        for (name, route) in self.inner.routes.iter().filter(|(_, r)| r.origin == origin) {
-            let current = now.get(name);
-            if current == Some(&route.digest) {
-                changed.remove(name);
-                continue;
-            }
-            let became = match current {
-                Some(digest) => format!("digest {} became {}", short(&route.digest), short(digest)),
-                None => format!("digest {} is no longer listed", short(&route.digest)),
-            };
-            let text = format!(
-                "disclose: server \"{origin}\" restarted and \"{name}\" changed ({became}); the run's catalog does not change, so it is refused until the gateway restarts\n"
-            );
-            crate::log(&format!("{origin}: {name} changed on restart ({became})"));
-            changed.insert(name.clone(), text);
-        }
-        changed.get(minted).cloned()
-    }
 }
 
-fn short(digest: &str) -> &str {
-    digest.get(..16).unwrap_or(digest)
+/// A request state for an approval round: 128 bits from the OS, so no
+/// client can name another's round.
+fn new_state() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: the time and a counter still never repeat.
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = (nanos ^ u128::from(n)).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An upstream result with every config secret replaced.
+fn scrubbed(result: CallToolResult) -> CallToolResult {
+    let secrets = crate::secrets::installed();
+    if secrets.is_empty() {
+        return result;
+    }
+    let Ok(mut value) = serde_json::to_value(&result) else {
+        return result;
+    };
+    if !secrets.scrub_value(&mut value) {
+        return result;
+    }
+    serde_json::from_value(value).unwrap_or_else(|_| {
+        error("disclose: the server's result held a secret of the gateway's config and could not be cleaned; it was withheld\n".into())
+    })
 }
 
 fn id_text(id: &rmcp::model::RequestId) -> String {
@@ -376,7 +335,7 @@ fn error(text: String) -> CallToolResult {
 
 /// A result built from JSON, with the 2026-07-28 `resultType` envelope
 /// (rmcp drops it for clients of older versions).
-fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+pub(crate) fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
     if let Value::Object(map) = &mut value {
         map.insert("resultType".into(), json!("complete"));
     }
@@ -385,7 +344,24 @@ fn from_json<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
 
 impl ServerHandler for Gateway {
     fn get_info(&self) -> ServerConfig {
-        self.inner.info.clone()
+        self.shared.info.clone()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let result = self.negotiate_initialize(&request)?;
+        if self.bound.get().is_none() {
+            let session = self.shared.open(Allowance::Remembered).map_err(|message| {
+                crate::log(&message);
+                ErrorData::internal_error(message, None)
+            })?;
+            let _ = self.bound.set(session);
+        }
+        Ok(result)
     }
 
     async fn list_tools(
@@ -393,7 +369,7 @@ impl ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(self.inner.list.clone())
+        Ok(self.shared.list.clone())
     }
 
     async fn call_tool(
@@ -431,7 +407,7 @@ impl ServerHandler for Gateway {
         }
         let result: rmcp::model::GetPromptResult = from_json(json!({
             "description": "The catalog's dormant index",
-            "messages": [{"role": "user", "content": {"type": "text", "text": self.inner.render}}],
+            "messages": [{"role": "user", "content": {"type": "text", "text": self.shared.render}}],
         }))?;
         Ok(result.into())
     }
@@ -464,7 +440,7 @@ impl ServerHandler for Gateway {
             ));
         }
         let result: rmcp::model::ReadResourceResult = from_json(json!({
-            "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.inner.render}],
+            "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.shared.render}],
         }))?;
         Ok(result.into())
     }
@@ -481,7 +457,7 @@ mod tests {
         let list: ListToolsResult =
             from_json(json!({ "tools": tools })).expect("a tools/list result");
         assert_eq!(list.tools.len(), 2);
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+        let capabilities: rmcp::model::ServerCapabilities = serde_json::from_value(json!({
             "tools": {"listChanged": false},
             "prompts": {"listChanged": false},
             "resources": {"listChanged": false},

@@ -1,37 +1,44 @@
 //! `disclose mcp --config FILE`: the catalog as a live MCP gateway.
 //!
-//! An MCP server on stdin/stdout that a client launches. It starts every
-//! server of an `mcpServers` config as its own client (the official Rust
-//! SDK, `rmcp`), admits all their tools into one run of the `disclose`
-//! catalog, and serves that run: a fixed, byte-stable tool list (the two
-//! doors), the dormant index as `instructions`, `describe` answered by the
-//! library, and every `call` checked by the library before it reaches its
-//! server under the tool's raw name. `--record DIR` writes each served
-//! session as a corpus session that `disclose check` replays byte for byte
-//! with every upstream absent.
+//! An MCP server that a client launches (stdio) or reaches by URL
+//! (`--listen ADDR`, streamable HTTP at `/mcp`, one run per MCP session).
+//! It starts every server of an `mcpServers` config as its own client (the
+//! official Rust SDK, `rmcp`), admits all their tools into one upstream
+//! snapshot, and serves runs of the `disclose` catalog over it: a fixed,
+//! byte-stable tool list (the two doors), the dormant index as
+//! `instructions`, `describe` answered by the library, and every `call`
+//! checked by the library before it reaches its server under the tool's raw
+//! name. `--record DIR` writes each served session as a corpus session that
+//! `disclose check` replays byte for byte with every upstream absent.
 //!
-//! This crate is the only one that holds rmcp and tokio: the library
+//! This crate is the only one that holds rmcp, tokio and hyper: the library
 //! `disclose` stays lean. The binary calls [`run`] with parsed [`Args`]
-//! (the `disclose mcp` subcommand; `disclose-mcp` until the workspace
-//! split wires it).
+//! (the `disclose mcp` subcommand).
 //!
-//! Layers: [`config`] (the file, typed), [`upstream`] (one server, its
-//! process and its calls), [`catalog`] (admission and the started run),
-//! [`gateway`] (the MCP server over the run, any transport), [`approval`]
-//! (elicitation texts), [`recording`] (the session files); [`serve_stdio`]
-//! puts them together over stdio. A second downstream transport is another
-//! `serve_*` over the same [`gateway::Gateway`].
+//! Layers: [`config`] (the file, typed), [`secrets`] (config credentials
+//! scrubbed from all output), [`upstream`] (one server, its process and its
+//! calls), [`catalog`] (the snapshot and each started run), [`shared`]
+//! (what every session shares), [`gateway`] (the MCP server over one
+//! session, any transport), [`session`] (one session's run, recording and
+//! approvals), [`approval`] (elicitation texts), [`recording`] (the session
+//! files); [`stdio`] and [`http`] are the two transports over the same
+//! [`shared::Shared`].
 //!
 //! Exit status: 0 when the client disconnected (or a signal ended the
-//! gateway) and the recording is complete; 1 when the recording could not
+//! gateway) and every recording is complete; 1 when a recording could not
 //! be written or serving failed; 2 on a usage, config or I/O error before
-//! serving.
+//! serving (a refused `--listen` address included).
 
 pub mod approval;
 pub mod catalog;
 pub mod config;
 pub mod gateway;
+pub mod http;
 pub mod recording;
+pub mod secrets;
+pub mod session;
+pub mod shared;
+pub mod stdio;
 pub mod upstream;
 
 use std::collections::BTreeMap;
@@ -40,16 +47,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::ValueEnum;
-use disclose::{Profile, Recorder};
-use rmcp::ServiceExt;
+use disclose::{Profile, RecordedRun, Recorder};
 
-use crate::catalog::Listed;
-use crate::gateway::{Gateway, Options};
+use crate::catalog::{Listed, Snapshot};
 use crate::recording::Out;
+use crate::shared::{Options, Parts, Shared};
 use crate::upstream::Upstream;
 
 /// `disclose mcp`: serve every server of an `mcpServers` config through the
-/// catalog's two doors, over stdio.
+/// catalog's two doors, over stdio or streamable HTTP.
 #[derive(Clone, Debug, clap::Args)]
 pub struct Args {
     /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`), read
@@ -74,6 +80,18 @@ pub struct Args {
     /// whatever its approval.
     #[arg(long)]
     pub dangerously_allow_all: bool,
+    /// Serve streamable HTTP at http://ADDR/mcp (IP:PORT; port 0 picks one,
+    /// said on stderr), one run per MCP session, instead of stdio. A
+    /// non-loopback address needs --token-env.
+    #[arg(long, value_name = "ADDR", value_parser = http::listen_address)]
+    pub listen: Option<std::net::SocketAddr>,
+    /// With --listen: serve stdio too (one more session; the gateway ends
+    /// when the stdio client disconnects).
+    #[arg(long, requires = "listen")]
+    pub stdio: bool,
+    /// The HTTP server's settings (with --listen).
+    #[command(flatten)]
+    pub http: http::HttpArgs,
 }
 
 /// `--profile`.
@@ -110,24 +128,29 @@ pub fn log(message: &str) {
     stderr_line(&format!("disclose: {message}"));
 }
 
-/// One whole line on stderr, written at once; failures are ignored.
+/// One whole line on stderr, written at once, every config secret scrubbed
+/// (`secrets`); failures are ignored.
 pub fn stderr_line(line: &str) {
     use std::io::Write as _;
+    let line = secrets::scrub(line);
     let mut text = String::with_capacity(line.len() + 1);
-    text.push_str(line);
+    text.push_str(&line);
     text.push('\n');
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// Runs the gateway over stdio until the client disconnects; the exit
-/// status (0, 1 or 2, as the crate docs say).
+/// Runs the gateway until its stdio client disconnects or a signal ends
+/// it; the exit status (0, 1 or 2, as the crate docs say).
 pub fn run(args: Args) -> u8 {
+    // One thread, over stdio and over HTTP: the gateway waits on its
+    // clients and upstreams far more than it computes, and every wake-up
+    // handed between threads is latency (docs/decisions.md).
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build();
     match runtime {
         Ok(runtime) => {
-            let code = runtime.block_on(serve_stdio(args));
+            let code = runtime.block_on(serve(args));
             // Tasks still reading an upstream's stderr are not waited for.
             runtime.shutdown_timeout(Duration::from_millis(200));
             code
@@ -139,32 +162,124 @@ pub fn run(args: Args) -> u8 {
     }
 }
 
-/// Everything before serving: the config read, the recording opened, the
-/// upstreams started and the run built. Errors are exit-2 messages.
-pub async fn prepare(args: &Args) -> Result<Gateway, String> {
+/// Serves as `args` say, then stops every upstream.
+pub async fn serve(args: Args) -> u8 {
+    // The HTTP settings are checked (and the address bound) before any
+    // upstream starts: a refused address costs nothing.
+    let listener = match args.listen {
+        Some(addr) => match http::Listener::bind(addr, &args).await {
+            Ok(listener) => Some(listener),
+            Err(message) => {
+                log(&message);
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let token = listener.as_ref().and_then(http::Listener::token);
+    let (shared, first, recorded_at) = match prepare(&args, token).await {
+        Ok(prepared) => prepared,
+        Err(message) => {
+            log(&message);
+            return 2;
+        }
+    };
+    if args.dangerously_allow_all {
+        log("--dangerously-allow-all: every call runs without asking the user");
+    }
+    let served = match (listener, args.stdio) {
+        (None, _) => stdio::serve(Arc::clone(&shared), first, recorded_at).await,
+        (Some(listener), false) => {
+            drop(first);
+            http::serve(Arc::clone(&shared), listener, signalled()).await
+        }
+        (Some(listener), true) => {
+            // The stdio client owns the gateway: its end ends HTTP too.
+            let stop = tokio_util::sync::CancellationToken::new();
+            let http = http::serve(Arc::clone(&shared), listener, {
+                let stop = stop.clone();
+                async move { stop.cancelled().await }
+            });
+            let stdio = async {
+                let served = stdio::serve(Arc::clone(&shared), first, recorded_at).await;
+                stop.cancel();
+                served
+            };
+            let (http, stdio) = tokio::join!(http, stdio);
+            http.and(stdio)
+        }
+    };
+    stop_all(&shared).await;
+    let mut code = 0;
+    if let Err(error) = served {
+        log(&error);
+        code = 1;
+    }
+    if shared.record_failed() {
+        log("a recording is incomplete (see above)");
+        code = 1;
+    }
+    code
+}
+
+/// Stops every upstream at once.
+async fn stop_all(shared: &Shared) {
+    let stops: Vec<_> = shared
+        .upstreams()
+        .into_iter()
+        .map(|upstream| tokio::spawn(async move { upstream.stop().await }))
+        .collect();
+    for stop in stops {
+        let _ = stop.await;
+    }
+}
+
+/// What [`prepare`] gives: the shared gateway, and a run started from its
+/// snapshot with where it records (stdio's session; over HTTP alone it
+/// records nowhere and is dropped).
+pub type Started = (Arc<Shared>, RecordedRun<Out>, Option<PathBuf>);
+
+/// Everything before serving: the config read, the secrets installed, the
+/// upstreams started, the snapshot taken, and a first run (stdio's, its
+/// recording opened). Errors are exit-2 messages.
+pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String> {
     let file = args.config.display().to_string();
     let bytes = std::fs::read(&args.config).map_err(|e| format!("{file}: cannot be read: {e}"))?;
     let env = |name: &str| std::env::var(name).ok();
     let config = config::parse(&file, &bytes, &env).map_err(|e| e.to_string())?;
+    secrets::install(secrets::Secrets::of(&config, token));
     for key in &config.ignored {
         log(&format!(
             "{file}: {key} is not read by disclose mcp (left to other clients)"
         ));
     }
-    let (out, recorded_at) = match &args.record {
-        Some(dir) => {
+    // Stdio's session records from the start; over HTTP each session opens
+    // its own file when it starts.
+    let (out, recorded_at) = match (&args.record, args.listen.is_none() || args.stdio) {
+        (Some(dir), true) => {
             let (path, handle) = recording::create(dir)
                 .map_err(|e| format!("{}: cannot record there: {e}", dir.display()))?;
             (Out::File(handle), Some(path))
         }
-        None => (Out::Nowhere, None),
+        (Some(dir), false) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: cannot record there: {e}", dir.display()))?;
+            (Out::Nowhere, None)
+        }
+        (None, _) => (Out::Nowhere, None),
     };
     let upstreams: Vec<Arc<Upstream>> = config
         .servers
         .values()
         .map(|server| Arc::new(Upstream::new(server.clone(), args.start_timeout)))
         .collect();
-    let started = upstream::start_all(upstreams).await;
+    let mut started = upstream::start_all(upstreams).await;
+    // What an upstream lists is admitted, and so recorded: no secret in it.
+    for (_, tools) in &mut started {
+        for tool in tools.iter_mut() {
+            secrets::installed().scrub_value(tool);
+        }
+    }
     let approvals: BTreeMap<&str, disclose::Approval> = config
         .servers
         .iter()
@@ -195,13 +310,17 @@ pub async fn prepare(args: &Args) -> Result<Gateway, String> {
     if !left_out.is_empty() {
         about.push_str(&format!(" (left out: {})", left_out.join(", ")));
     }
-    let recorder = Recorder::new(out, &about);
-    let built = catalog::build(recorder, &listed, args.profile.map(Profile::from));
+    let snapshot = Snapshot::new(&listed, args.profile.map(Profile::from));
+    let built = snapshot.start(Recorder::new(out, &about));
+    for refused in &built.refused {
+        log(refused);
+    }
     let offered = built.routes.len();
     log(&format!(
         "serving {offered} tools of {} servers through describe and call{}",
         served.len(),
         recorded_at
+            .as_ref()
             .map(|p| format!("; recording to {}", p.display()))
             .unwrap_or_default()
     ));
@@ -209,104 +328,39 @@ pub async fn prepare(args: &Args) -> Result<Gateway, String> {
         .into_iter()
         .map(|(upstream, _)| (upstream.origin().to_string(), upstream))
         .collect();
-    Ok(Gateway::new(
-        built.run,
-        built.routes,
+    let (shared, run) = Shared::new(Parts {
+        snapshot,
+        built,
+        about,
+        record: args.record.clone(),
         upstreams,
-        built.tools,
-        built.render,
-        Options {
+        options: Options {
             call_timeout: args.call_timeout,
             allow_all: args.dangerously_allow_all,
         },
-    ))
+    });
+    Ok((shared, run, recorded_at))
 }
 
-/// Serves over stdin/stdout until the client disconnects or a signal
-/// arrives, then stops every upstream.
-pub async fn serve_stdio(args: Args) -> u8 {
-    let gateway = match prepare(&args).await {
-        Ok(gateway) => gateway,
-        Err(message) => {
-            log(&message);
-            return 2;
-        }
-    };
-    if args.dangerously_allow_all {
-        log("--dangerously-allow-all: every call runs without asking the user");
-    }
-    let served = tokio::select! {
-        served = serve_until_closed(gateway.clone()) => served,
-        () = signalled() => {
-            log("stopping on a signal");
-            Ok(())
-        }
-    };
-    let stops: Vec<_> = gateway
-        .upstreams()
-        .into_iter()
-        .map(|upstream| tokio::spawn(async move { upstream.stop().await }))
-        .collect();
-    for stop in stops {
-        let _ = stop.await;
-    }
-    let mut code = 0;
-    if let Err(error) = served {
-        log(&format!("serving over stdio failed: {error}"));
-        code = 1;
-    }
-    if let Some(error) = gateway.record_error() {
-        log(&format!("the recording is incomplete: {error}"));
-        code = 1;
-    }
-    code
-}
-
-async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
-    let served = match pipes() {
-        Some(pipes) => gateway.serve(pipes).await,
-        None => gateway.serve(rmcp::transport::stdio()).await,
-    };
-    match served {
-        Ok(service) => {
-            let _ = service.waiting().await;
-            Ok(())
-        }
-        // The client went away before initialize: nothing was served.
-        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
-        Err(error) => Err(error.to_string()),
-    }
-}
-
-/// stdin and stdout as epoll-driven pipes, when both are pipes (as a
-/// client that launches the gateway makes them): tokio's own stdin and
-/// stdout go through a blocking thread for every read and write, which
-/// costs each message a hand-off (docs/decisions.md). `None` otherwise
-/// (a file, a terminal), and rmcp's stdio is used.
-fn pipes() -> Option<(
-    tokio::net::unix::pipe::Receiver,
-    tokio::net::unix::pipe::Sender,
-)> {
-    use std::os::fd::AsFd;
-    let stdin = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    let stdout = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let receiver = tokio::net::unix::pipe::Receiver::from_owned_fd(stdin).ok()?;
-    let sender = tokio::net::unix::pipe::Sender::from_owned_fd(stdout).ok()?;
-    Some((receiver, sender))
-}
-
-async fn signalled() {
+/// Resolves on SIGTERM, SIGINT or SIGHUP. The handlers are installed when
+/// this is called, not when it is first awaited: a signal that arrives
+/// right after the gateway said it listens still stops it cleanly.
+pub fn signalled() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
+    let signals = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
         signal(SignalKind::hangup()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
-        _ = hup.recv() => {}
+    );
+    async move {
+        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = signals else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+            _ = hup.recv() => {}
+        }
+        log("stopping on a signal");
     }
 }

@@ -11,7 +11,7 @@
 
 use std::fmt;
 use std::process::{ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
@@ -574,6 +574,3 @@ pub async fn start_all(upstreams: Vec<Arc<Upstream>>) -> Vec<(Arc<Upstream>, Vec
     started.sort_by(|a, b| a.0.origin().cmp(b.0.origin()));
     started
 }
-
-/// The started upstreams, shared with the signal handler for a clean stop.
-pub type Shared = Arc<Mutex<Vec<Arc<Upstream>>>>;
