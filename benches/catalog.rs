@@ -15,6 +15,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use disclose::internals::fit::{FitPlan, fit};
 use disclose::{Catalog, Mode, Run, ToolDecl};
 
+#[path = "support/allocator.rs"]
+mod allocator;
 #[path = "support/realistic.rs"]
 mod realistic;
 

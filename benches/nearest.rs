@@ -24,6 +24,8 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use disclose::{Catalog, Mode, NEAREST_NAMES, Refusal, Run, ToolCall};
 
+#[path = "support/allocator.rs"]
+mod allocator;
 #[path = "support/realistic.rs"]
 mod realistic;
 

@@ -18,6 +18,8 @@ use disclose_replay::replay::replay;
 use disclose_replay::session::{self, OpKind};
 use serde_json::json;
 
+#[path = "support/allocator.rs"]
+mod allocator;
 #[path = "support/realistic.rs"]
 mod realistic;
 

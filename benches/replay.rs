@@ -13,6 +13,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use disclose_replay::{replay, session};
 use serde_json::Value;
 
+#[path = "support/allocator.rs"]
+mod allocator;
 #[path = "support/realistic.rs"]
 mod realistic;
 

@@ -22,6 +22,9 @@ use disclose_replay::replay::{Replay, TRANSCRIPT_MAX_BYTES, TooLarge, replay_wit
 use disclose_replay::session::{self, Session};
 use serde_json::{Value, json};
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 /// A session's text: a header, then `ops`.
 fn text(ops: impl IntoIterator<Item = Value>) -> String {
     let mut text = format!("{}\n", json!({"op":"session","format":1,"about":"scaling"}));

@@ -11,6 +11,9 @@ use std::process::ExitCode;
 use serde_json::Value;
 use walkdir::WalkDir;
 
+#[path = "../benches/support/allocator.rs"]
+mod allocator;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(dir), Some(golden)) = (args.first(), args.get(1)) else {

@@ -16,6 +16,8 @@ use std::time::Instant;
 use disclose_replay::{replay, session};
 use serde_json::Value;
 
+#[path = "../benches/support/allocator.rs"]
+mod allocator;
 #[path = "../benches/support/realistic.rs"]
 mod realistic;
 

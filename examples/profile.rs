@@ -30,6 +30,8 @@ use disclose::internals::fit::FitPlan;
 use disclose_replay::{invariants, replay, session, transcript};
 use serde_json::Value;
 
+#[path = "../benches/support/allocator.rs"]
+mod allocator;
 #[path = "../benches/support/realistic.rs"]
 mod realistic;
 

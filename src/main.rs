@@ -7,6 +7,13 @@
 
 mod cli;
 
+// The harness allocates and frees many small values per op (parsed lines,
+// transcript blocks, refusals); mimalloc keeps them off glibc's slower
+// paths (docs/decisions.md, "The `disclose` binary allocates with
+// mimalloc"). The library leaves the choice to its embedder.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _};

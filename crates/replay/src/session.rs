@@ -12,15 +12,13 @@
 //!   op by serde's derive, any other line left to the reader. The tests
 //!   hold the two equal on every line shape the table makes and on every
 //!   line of the corpus (`tests::the_shipped_schema_agrees_with_the_reader_*`,
-//!   through `fast_path_agrees`);
-//! - [`Gathered`], the ops gathered while the lines are read.
+//!   through `fast_path_agrees`).
 //!
 //! `corpora/session.schema.json`, shipped for other implementations, says
 //! what the reader says: the tests hold it to the reader on every line
 //! shape and every corpus line, so the replay does not validate a line a
 //! second time.
 
-use std::collections::LinkedList;
 use std::fmt;
 
 mod ops;
@@ -104,7 +102,7 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     })?;
 
     let mut about = None;
-    let mut ops = Gathered::default();
+    let mut ops = Vec::new();
     let mut started_at: Option<usize> = None;
     for (index, raw) in text.split('\n').enumerate() {
         let line = index + 1;
@@ -167,35 +165,12 @@ pub fn parse(bytes: &[u8]) -> Result<Session, SessionError> {
     match about {
         Some(about) => Ok(Session {
             about,
-            ops: ops.into_vec(),
+            ops,
         }),
         None => Err(SessionError {
             line: 1,
             column: 1,
             message: "the session is empty; its first line must be the header {\"op\":\"session\",\"format\":1,\"about\":\"…\"}".to_string(),
         }),
-    }
-}
-
-/// The ops of a session as they are read, moved into one vector of the
-/// exact size at the end.
-///
-/// A speed-up of `parse` alone, tuned to glibc's malloc: a session's
-/// vector is tens of kilobytes, and asking for it up front, right after
-/// the previous session freed thousands of small nodes, makes malloc
-/// consolidate all of them (~0.15 M instructions a session, with cache
-/// misses); asked for after the parse, whose own small allocations reuse
-/// those nodes, it costs a copy of the ops (docs/decisions.md, "The session
-/// reader gathers ops in a linked list and sizes the vector at the end").
-#[derive(Default)]
-struct Gathered(LinkedList<Op>);
-
-impl Gathered {
-    fn push(&mut self, op: Op) {
-        self.0.push_back(op);
-    }
-
-    fn into_vec(self) -> Vec<Op> {
-        self.0.into_iter().collect()
     }
 }
