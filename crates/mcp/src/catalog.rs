@@ -20,7 +20,7 @@ use crate::recording::Out;
 use crate::shared::UpstreamTool;
 
 /// The run the gateway serves, started and recorded.
-pub struct Built {
+pub struct StartedRun {
     /// The run.
     pub run: RecordedRun<Out>,
     /// Where each offered upstream tool goes.
@@ -87,7 +87,7 @@ impl Snapshot {
 
     /// Admits every declaration, starts the run and records its render and
     /// tool list.
-    pub fn start(&self, mut recorder: Recorder<Out>) -> Built {
+    pub fn start(&self, mut recorder: Recorder<Out>) -> StartedRun {
         let mut routes = BTreeMap::new();
         let mut refused = Vec::new();
         for decl in &self.decls {
@@ -120,7 +120,7 @@ impl Snapshot {
         let render = run.render();
         let list = run.tools_for(Provider::Mcp);
         let tools = list.value().clone();
-        Built {
+        StartedRun {
             run,
             routes,
             tools,

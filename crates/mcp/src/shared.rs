@@ -20,7 +20,7 @@ use disclose::{Approval, Recorder};
 use rmcp::model::{ListToolsResult, ServerCapabilities, ServerConfig};
 use serde_json::{Value, json};
 
-use crate::catalog::{Built, Snapshot};
+use crate::catalog::{Snapshot, StartedRun};
 use crate::recording::{self, Out};
 use crate::session::{Allowance, Opened, SessionRun, lock};
 use crate::upstream::Upstream;
@@ -86,7 +86,7 @@ pub struct Parts {
     /// The upstream snapshot.
     pub snapshot: Snapshot,
     /// A run started from it, for its routes, tool list and render.
-    pub built: Built,
+    pub built: StartedRun,
     /// The recording header's `about`.
     pub about: String,
     /// `--record DIR`.
@@ -101,7 +101,7 @@ impl Shared {
     /// The shared part, and the run it was built with (the first session's,
     /// over stdio).
     pub fn new(parts: Parts) -> (Arc<Shared>, disclose::RecordedRun<Out>) {
-        let Built {
+        let StartedRun {
             run,
             routes,
             tools,
