@@ -76,16 +76,6 @@ impl SearchIndex {
         }
     }
 
-    /// The number of candidates, `N`.
-    pub fn len(&self) -> usize {
-        self.built.n
-    }
-
-    /// Whether there is no candidate.
-    pub fn is_empty(&self) -> bool {
-        self.built.n == 0
-    }
-
     /// Each candidate's `score(c)` for the trimmed `query`, in candidate
     /// order (SPEC §5).
     pub fn scores(&self, query: &str) -> Vec<i128> {
