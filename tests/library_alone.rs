@@ -8,16 +8,19 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Crates only the harness (the `disclose` binary) or the test kit may
-/// bring.
-const HARNESS_ONLY: [&str; 8] = [
+/// Crates only the harness (the `disclose` binary), the test kit or the
+/// gateway (`disclose-mcp`: the async stack) may bring.
+const HARNESS_ONLY: [&str; 11] = [
     "anyhow",
     "clap",
+    "hyper",
     "indicatif",
     "proptest",
     "quick-junit",
     "rayon",
+    "rmcp",
     "similar",
+    "tokio",
     "walkdir",
 ];
 
