@@ -74,8 +74,9 @@ mod tests {
     use super::*;
 
     /// The narrow dot product is the i128 one wherever it claims to be
-    /// exact, and claims it only where the i64 sum cannot overflow: checked
-    /// on random vectors at every magnitude up to `i32`'s edge.
+    /// exact, and claims it only where the i64 sum cannot overflow; and
+    /// [`product`] is the rule's everywhere: checked on random vectors at
+    /// every magnitude up to past `i32`'s edge.
     #[test]
     fn the_narrow_dot_is_the_wide_one_where_it_is_exact() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -98,6 +99,10 @@ mod tests {
             };
             let (a, b) = (draw(), draw());
             let wide = dot(&a, &b);
+            // The entry point answers the rule's product whatever the
+            // magnitudes: narrow where exact, wide where not.
+            let (na, nb) = (Narrow::of(&a), Narrow::of(&b));
+            assert_eq!(product(&a, na.as_ref(), &b, nb.as_ref()), wide);
             match (Narrow::of(&a), Narrow::of(&b)) {
                 (Some(x), Some(y)) if x.exact_with(&y) => {
                     assert_eq!(i128::from(x.dot(&y)), wide);
