@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use support::{
-    Driver, Sdk, Wire, canonical, config, everything, everything_http, filesystem, gone, is_error,
-    memory, text, upstream_pid,
+    Driver, Over, Sdk, Wire, canonical, config, everything, everything_http, filesystem, gone,
+    is_error, memory, text, upstream_pid,
 };
 
 /// A config over the four reference servers (five entries), and its
@@ -529,6 +529,32 @@ fn a_client_that_disconnects_ends_the_gateway_cleanly() {
         "{session}"
     );
     disclose_replay::session::parse(session.as_bytes()).expect("complete and parseable");
+}
+
+/// Both kinds of stdio clients hand the servers they launch are read and
+/// written on the gateway's one thread: through tokio's stdin and stdout
+/// a blocking thread would carry every message (docs/decisions.md, "The
+/// gateway's stdio").
+#[test]
+fn pipes_and_unix_sockets_are_served_on_the_gateway_s_one_thread() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let config = config(dir.path(), json!({"everything": everything("never")}));
+    let config = config.display().to_string();
+    for over in [Over::Pipes, Over::UnixSockets] {
+        let mut wire = Wire::over(&["--config", &config], over);
+        wire.initialize();
+        for id in 1..=3 {
+            let args = json!({"name": "everything__echo", "args": {"message": format!("m{id}")}});
+            let answer = wire.request(id, "tools/call", json!({"name": "call", "arguments": args}));
+            assert!(
+                answer.contains(&format!("Echo: m{id}")),
+                "{over:?}: {answer}"
+            );
+        }
+        assert_eq!(wire.threads(), 1, "{over:?}: the gateway's threads");
+        let (status, stderr) = wire.disconnect(Duration::from_secs(20));
+        assert_eq!(status.code(), Some(0), "{over:?}: {stderr}");
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -315,32 +316,81 @@ pub fn is_error(answer: &Value) -> bool {
 
 /// The gateway on a raw wire: bytes in, lines out, as a client's transport
 /// sees them.
+/// What a client hands the gateway as its stdin and stdout.
+#[derive(Clone, Copy, Debug)]
+pub enum Over {
+    /// Pipes, as Python's `subprocess` and Rust's `std::process` make them.
+    Pipes,
+    /// A Unix socket pair each, as Node's `child_process` makes them (so
+    /// Claude Desktop, Claude Code, VS Code and Cursor).
+    UnixSockets,
+}
+
 pub struct Wire {
     pub child: Guard,
-    stdin: Option<ChildStdin>,
+    stdin: Option<Box<dyn Write + Send>>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<String>>,
 }
 
 impl Wire {
-    /// Starts the gateway with `args`.
+    /// Starts the gateway with `args`, its stdin and stdout pipes (as
+    /// Python's and Rust's process APIs make them).
     pub fn start(args: &[&str]) -> Wire {
-        let mut child = gateway()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the gateway starts");
-        let stdin = child.stdin.take();
-        let lines = lines_of(child.stdout.take().expect("stdout"));
+        Wire::over(args, Over::Pipes)
+    }
+
+    /// Starts the gateway with `args` over `over`.
+    pub fn over(args: &[&str], over: Over) -> Wire {
+        let mut command = gateway();
+        command.args(args).stderr(Stdio::piped());
+        let (stdin, stdout): (Box<dyn Write + Send>, Box<dyn std::io::Read + Send>) = match over {
+            Over::Pipes => {
+                let mut child = command
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("the gateway starts");
+                let stdin = Box::new(child.stdin.take().expect("stdin"));
+                let stdout = Box::new(child.stdout.take().expect("stdout"));
+                return Wire::of(child, stdin, stdout);
+            }
+            Over::UnixSockets => {
+                let (ours_in, theirs_in) = UnixStream::pair().expect("a socket pair");
+                let (ours_out, theirs_out) = UnixStream::pair().expect("a socket pair");
+                command
+                    .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs_in)))
+                    .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs_out)));
+                (Box::new(ours_in), Box::new(ours_out))
+            }
+        };
+        let child = command.spawn().expect("the gateway starts");
+        // `command` still holds the sockets' other ends: dropped with it,
+        // so the gateway's stdout ends when the gateway does.
+        drop(command);
+        Wire::of(child, stdin, stdout)
+    }
+
+    fn of(
+        mut child: Child,
+        stdin: Box<dyn Write + Send>,
+        stdout: Box<dyn std::io::Read + Send>,
+    ) -> Wire {
+        let lines = lines_of(stdout);
         let stderr = collect(child.stderr.take().expect("stderr"));
         Wire {
             child: Guard(child),
-            stdin,
+            stdin: Some(stdin),
             lines,
             stderr,
         }
+    }
+
+    /// How many threads the gateway runs now (Linux's /proc).
+    pub fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.0.id()))
+            .expect("the gateway's /proc entry")
+            .count()
     }
 
     /// Writes one JSON-RPC message.

@@ -2,8 +2,8 @@
 //!
 //! Its run is the one started with the gateway; it ends when the client
 //! closes stdin (or a signal arrives). stdin and stdout are read and
-//! written as epoll-driven pipes when they are pipes (docs/decisions.md),
-//! else through rmcp's stdio. Nothing but JSON-RPC is written to stdout.
+//! written on tokio's reactor when they are pipes or Unix sockets
+//! (docs/decisions.md), else through rmcp's stdio. Nothing but JSON-RPC is written to stdout.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,7 +33,7 @@ pub async fn serve(
 }
 
 async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
-    let served = match pipes() {
+    let served = match reactor_stdio() {
         Some(pipes) => gateway.serve(pipes).await,
         None => gateway.serve(rmcp::transport::stdio()).await,
     };
@@ -48,19 +48,54 @@ async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
     }
 }
 
-/// stdin and stdout as epoll-driven pipes, when both are pipes (as a
-/// client that launches the gateway makes them): tokio's own stdin and
-/// stdout go through a blocking thread for every read and write, which
-/// costs each message a hand-off (docs/decisions.md). `None` otherwise
-/// (a file, a terminal), and rmcp's stdio is used.
-fn pipes() -> Option<(
-    tokio::net::unix::pipe::Receiver,
-    tokio::net::unix::pipe::Sender,
-)> {
+/// A stream of the gateway's stdio on tokio's reactor.
+type Reader = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
+type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+
+/// stdin and stdout on tokio's reactor, when each is a pipe (as Python's
+/// and Rust's process APIs make them) or a Unix socket (as Node's, so
+/// most MCP hosts, make them): tokio's own stdin and stdout go through a
+/// blocking thread for every read and write, which costs each message a
+/// hand-off (docs/decisions.md). `None` otherwise (a file, a terminal, a
+/// TCP socket), and rmcp's stdio is used.
+fn reactor_stdio() -> Option<(Reader, Writer)> {
     use std::os::fd::AsFd;
     let stdin = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
     let stdout = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let receiver = tokio::net::unix::pipe::Receiver::from_owned_fd(stdin).ok()?;
-    let sender = tokio::net::unix::pipe::Sender::from_owned_fd(stdout).ok()?;
-    Some((receiver, sender))
+    let reader: Reader = match kind(&stdin)? {
+        Kind::Pipe => Box::new(tokio::net::unix::pipe::Receiver::from_owned_fd(stdin).ok()?),
+        Kind::Socket => Box::new(unix_stream(stdin)?),
+    };
+    let writer: Writer = match kind(&stdout)? {
+        Kind::Pipe => Box::new(tokio::net::unix::pipe::Sender::from_owned_fd(stdout).ok()?),
+        Kind::Socket => Box::new(unix_stream(stdout)?),
+    };
+    Some((reader, writer))
+}
+
+enum Kind {
+    Pipe,
+    Socket,
+}
+
+fn kind(fd: &std::os::fd::OwnedFd) -> Option<Kind> {
+    use std::os::unix::fs::FileTypeExt;
+    let file = std::fs::File::from(fd.try_clone().ok()?);
+    let kind = file.metadata().ok()?.file_type();
+    if kind.is_fifo() {
+        Some(Kind::Pipe)
+    } else if kind.is_socket() {
+        Some(Kind::Socket)
+    } else {
+        None
+    }
+}
+
+/// A Unix stream socket as a non-blocking tokio stream; `None` for any
+/// other socket (std reads its address family).
+fn unix_stream(fd: std::os::fd::OwnedFd) -> Option<tokio::net::UnixStream> {
+    let stream = std::os::unix::net::UnixStream::from(fd);
+    stream.local_addr().ok()?;
+    stream.set_nonblocking(true).ok()?;
+    tokio::net::UnixStream::from_std(stream).ok()
 }
