@@ -446,6 +446,42 @@ fn an_upstream_that_dies_answers_with_its_exit_status_then_restarts() {
     client.close();
 }
 
+/// The same over streamable HTTP: an upstream that stops listening
+/// answers with an error naming it, the others keep working, and once it
+/// listens again its next call reconnects (a new MCP session).
+#[test]
+fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let port = support::free_port();
+    let upstream = support::everything_http_on(port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let servers = json!({
+        "web": {"type": "http", "url": &url, "approval": "never"},
+        "memory": memory(&dir.path().join("memory.jsonl"), "never"),
+    });
+    let config = config(dir.path(), servers).display().to_string();
+    let mut client = Driver::start(Sdk::TypeScript, false, &["--config", &config]);
+    assert_eq!(
+        text(&client.call("web__echo", json!({"message": "1"}), &[])),
+        "Echo: 1"
+    );
+    drop(upstream);
+    let failed = client.call("web__echo", json!({"message": "2"}), &[]);
+    assert!(is_error(&failed), "{failed}");
+    assert_eq!(
+        text(&failed),
+        format!(
+            "disclose: server \"web\" could not be reached (Client error: error sending request for url ({url})) during tools/call \"echo\"; it is reconnected on the next call to one of its tools\n"
+        )
+    );
+    let graph = client.call("memory__read_graph", json!({}), &[]);
+    assert!(!is_error(&graph), "{graph}");
+    let _upstream = support::everything_http_on(port);
+    let back = client.call("web__echo", json!({"message": "3"}), &[]);
+    assert_eq!(text(&back), "Echo: 3", "{}", client.stderr());
+    client.close();
+}
+
 #[test]
 fn a_restarted_server_whose_tools_changed_has_them_refused_by_digest() {
     let dir = tempfile::tempdir().expect("dir");

@@ -524,6 +524,14 @@ pub fn free_port() -> u16 {
 /// dropped; its URL.
 pub fn everything_http() -> (Guard, String) {
     let port = free_port();
+    (
+        everything_http_on(port),
+        format!("http://127.0.0.1:{port}/mcp"),
+    )
+}
+
+/// server-everything over streamable HTTP on `port`, once it listens.
+pub fn everything_http_on(port: u16) -> Guard {
     let mut child = Command::new("node")
         .arg(server_js("@modelcontextprotocol/server-everything"))
         .arg("streamableHttp")
@@ -541,10 +549,9 @@ pub fn everything_http() -> (Guard, String) {
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
             .expect("server-everything says it listens");
         if line.contains("listening on port") {
-            break;
+            return guard;
         }
     }
-    (guard, format!("http://127.0.0.1:{port}/mcp"))
 }
 
 /// A gateway serving streamable HTTP (`--listen 127.0.0.1:0`), until

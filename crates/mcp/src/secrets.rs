@@ -1,6 +1,8 @@
 //! Credentials stay upstream: the values of every server's `env` and
-//! `headers` in the config, and the gateway's own `--token-env` token, are
-//! scrubbed from everything the gateway passes on or writes.
+//! `headers` in the config, what its `url` carries besides the address
+//! (user information, the query and its values), and the gateway's own
+//! `--token-env` token, are scrubbed from everything the gateway passes on
+//! or writes.
 //!
 //! The gateway itself never prints a config value (`config` names keys and
 //! kinds only), but an upstream may: a server that echoes its environment
@@ -45,7 +47,8 @@ impl Secrets {
                 Transport::Stdio { env, .. } => {
                     values.extend(env.iter().map(|(_, v)| v.clone()));
                 }
-                Transport::Http { headers, .. } => {
+                Transport::Http { url, headers } => {
+                    values.extend(in_url(url));
                     for (_, value) in headers {
                         values.push(value.clone());
                         // `Bearer TOKEN`, `Basic B64`: the token alone too.
@@ -118,6 +121,35 @@ impl Secrets {
 
 static INSTALLED: OnceLock<Secrets> = OnceLock::new();
 
+/// The credentials a URL may carry (`https://user:pass@host/mcp?key=K`):
+/// its user information and password, its query, and each query value.
+/// They never appear in the gateway's own lines (`config::redact_url`),
+/// but an error an HTTP library writes may quote the whole URL.
+fn in_url(url: &str) -> Vec<String> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest.split('#').next().unwrap_or_default();
+    let (authority_and_path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let authority = authority_and_path.split('/').next().unwrap_or_default();
+    let mut found = Vec::new();
+    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+        found.push(userinfo.to_string());
+        found.extend(
+            userinfo
+                .split_once(':')
+                .map(|(_, password)| password.to_string()),
+        );
+    }
+    if !query.is_empty() {
+        found.push(query.to_string());
+        found.extend(
+            query
+                .split('&')
+                .filter_map(|pair| pair.split_once('=').map(|(_, value)| value.to_string())),
+        );
+    }
+    found
+}
+
 /// Makes `secrets` the process's set (once; a second call is ignored).
 pub fn install(secrets: Secrets) {
     let _ = INSTALLED.set(secrets);
@@ -177,7 +209,8 @@ mod tests {
     fn a_config_gives_env_and_header_values_and_the_token() {
         let text = br#"{"mcpServers": {
             "a": {"command": "x", "env": {"KEY": "env-secret-1", "DEBUG": "1"}},
-            "b": {"url": "http://127.0.0.1/mcp", "headers": {"Authorization": "Bearer header-secret-2"}}
+            "b": {"url": "http://127.0.0.1/mcp", "headers": {"Authorization": "Bearer header-secret-2"}},
+            "c": {"url": "https://me:url-password-3@example.com/mcp?api_key=query-secret-4&v=1#top"}
         }}"#;
         let config = crate::config::parse("mcp.json", text, &|_| None).expect("a config");
         let s = Secrets::of(&config, Some("the-gateway-token"));
@@ -185,6 +218,17 @@ mod tests {
         assert_eq!(
             scrubbed,
             format!("{REDACTED} {REDACTED} {REDACTED} DEBUG=1 Bearer")
+        );
+        let quoted = "error sending request for url (https://me:url-password-3@example.com/mcp?api_key=query-secret-4&v=1)";
+        assert_eq!(
+            s.scrub(quoted),
+            format!(
+                "error sending request for url (https://{REDACTED}@example.com/mcp?{REDACTED})"
+            )
+        );
+        assert_eq!(
+            s.scrub("key query-secret-4, password url-password-3"),
+            format!("key {REDACTED}, password {REDACTED}")
         );
     }
 }

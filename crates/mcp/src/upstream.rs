@@ -158,7 +158,8 @@ impl Upstream {
                 State::Down { why, reported } if !*reported => {
                     *reported = true;
                     Err(format!(
-                        "disclose: server \"{origin}\" {why}; it is restarted on the next call to one of its tools\n"
+                        "disclose: server \"{origin}\" {why}; it is {} on the next call to one of its tools\n",
+                        self.again()
                     ))
                 }
                 State::Down { .. } => {
@@ -218,10 +219,14 @@ impl Upstream {
                 };
                 let mut state = self.state.lock().await;
                 self.notice_exit(&mut state);
-                let closed = peer.is_transport_closed() || status.is_some();
-                if closed {
+                // A request that could not be sent (an HTTP server that
+                // stopped listening) broke the connection as much as a
+                // closed one: the next call connects again.
+                let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
+                if peer.is_transport_closed() || status.is_some() || unsent {
                     let why = match status {
                         Some(status) => format!("exited ({status})"),
+                        None if unsent => format!("could not be reached ({})", cause(&error)),
                         None => "closed the connection".to_string(),
                     };
                     if let State::Up(_) = &*state {
@@ -240,7 +245,8 @@ impl Upstream {
                         }
                     }
                     Called::Failed(format!(
-                        "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is restarted on the next call to one of its tools\n"
+                        "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {} on the next call to one of its tools\n",
+                        self.again()
                     ))
                 } else {
                     Called::Failed(format!(
@@ -253,6 +259,15 @@ impl Upstream {
                 "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
                 timeout.as_secs_f64()
             )),
+        }
+    }
+
+    /// What the next call does to it once it is down: a child process is
+    /// restarted, an HTTP server connected to again.
+    fn again(&self) -> &'static str {
+        match self.server.transport {
+            Transport::Stdio { .. } => "restarted",
+            Transport::Http { .. } => "reconnected",
         }
     }
 
@@ -276,8 +291,9 @@ impl Upstream {
             None => return,
         };
         log(&format!(
-            "{}: {why}; it is restarted on the next call to one of its tools",
-            self.server.origin
+            "{}: {why}; it is {} on the next call to one of its tools",
+            self.server.origin,
+            self.again()
         ));
         let old = std::mem::replace(
             state,
@@ -309,6 +325,16 @@ async fn wait_exit(exited: &mut watch::Receiver<Option<ExitStatus>>) -> Option<E
         Ok(Ok(status)) => *status,
         _ => None,
     }
+}
+
+/// The innermost cause of a transport error (`Connection refused (os
+/// error 111)`), not the chain of wrappers around it.
+fn cause(error: &rmcp::ServiceError) -> String {
+    let mut cause: &dyn std::error::Error = error;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    cause.to_string()
 }
 
 fn error_text(error: &rmcp::ServiceError) -> String {
