@@ -232,15 +232,7 @@ mod tests {
             0x00, 0x01, 0x02, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x3c, 0x41, 0x42, 0x5b, 0x5c, 0x5d,
             0x61, 0x7f, 0x80, 0xa0, 0xa2, 0xbc, 0xc3, 0xdc, 0xe2, 0xff,
         ];
-        // SplitMix64, so the words are the same on every run.
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = crate::test_words::splitmix64(0x2545_f491_4f6c_dd1d);
         let (mut flagged, mut clean) = (0, 0);
         for round in 0..200_000 {
             let bits = next();

@@ -81,6 +81,8 @@ mod run;
 mod seam;
 mod search;
 mod stem;
+#[cfg(test)]
+mod test_words;
 
 pub use answer::Answer;
 pub use call::ToolCall;

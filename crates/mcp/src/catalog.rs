@@ -165,7 +165,7 @@ mod tests {
         let file = tempfile::tempfile().expect("a temporary file");
         let mut reader = file.try_clone().expect("a second handle");
         let recorder = Recorder::new(Out::File(file), "test");
-        let built = Snapshot::new(&listed, None).start(recorder);
+        let started = Snapshot::new(&listed, None).start(recorder);
         let mut session = String::new();
         std::io::Seek::rewind(&mut reader).expect("rewind");
         std::io::Read::read_to_string(&mut reader, &mut session).expect("read back");
@@ -181,7 +181,7 @@ mod tests {
             3,
             "every declaration as offered: {outputs:?}"
         );
-        assert_eq!(built.refused.len(), 2, "{:?}", built.refused);
+        assert_eq!(started.refused.len(), 2, "{:?}", started.refused);
         assert!(
             outputs[1].starts_with("refused E_INVALID_ARGS admit.collision: "),
             "{}",
@@ -192,17 +192,17 @@ mod tests {
             "{}",
             outputs[2]
         );
-        let routed: Vec<&str> = built.routes.keys().map(String::as_str).collect();
+        let routed: Vec<&str> = started.routes.keys().map(String::as_str).collect();
         assert_eq!(routed, ["srv__search_a"]);
-        let route = &built.routes["srv__search_a"];
+        let route = &started.routes["srv__search_a"];
         assert_eq!(
             (route.raw_name.as_str(), route.effect, route.approval),
             ("search_a", disclose::Effect::Read, Approval::Never)
         );
         assert!(
-            built.render.contains("- srv__search_a: Search A.\n"),
+            started.render.contains("- srv__search_a: Search A.\n"),
             "{}",
-            built.render
+            started.render
         );
         assert_eq!(
             digests("srv", &tools).keys().collect::<Vec<_>>(),

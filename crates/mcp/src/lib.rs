@@ -311,11 +311,11 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         about.push_str(&format!(" (left out: {})", left_out.join(", ")));
     }
     let snapshot = Snapshot::new(&listed, args.profile.map(Profile::from));
-    let built = snapshot.start(Recorder::new(out, &about));
-    for refused in &built.refused {
+    let first_run = snapshot.start(Recorder::new(out, &about));
+    for refused in &first_run.refused {
         log(refused);
     }
-    let offered = built.routes.len();
+    let offered = first_run.routes.len();
     log(&format!(
         "serving {offered} tools of {} servers through describe and call{}",
         served.len(),
@@ -330,7 +330,7 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         .collect();
     let (shared, run) = Shared::new(Parts {
         snapshot,
-        built,
+        first_run,
         about,
         record: args.record.clone(),
         upstreams,

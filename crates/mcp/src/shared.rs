@@ -85,8 +85,9 @@ pub struct Shared {
 pub struct Parts {
     /// The upstream snapshot.
     pub snapshot: Snapshot,
-    /// A run started from it, for its routes, tool list and render.
-    pub built: StartedRun,
+    /// The first session's run, started from it; its routes, tool list
+    /// and render are every session's.
+    pub first_run: StartedRun,
     /// The recording header's `about`.
     pub about: String,
     /// `--record DIR`.
@@ -107,7 +108,7 @@ impl Shared {
             tools,
             render,
             refused: _,
-        } = parts.built;
+        } = parts.first_run;
         // Both are our own JSON of a fixed shape (a test holds that they
         // read); the defaults are never expected.
         let list = crate::gateway::from_json(json!({ "tools": tools })).unwrap_or_default();
@@ -190,7 +191,7 @@ impl Shared {
             }
             None => (Out::Nowhere, None),
         };
-        let built = self.snapshot.start(Recorder::new(out, &self.about));
+        let started = self.snapshot.start(Recorder::new(out, &self.about));
         crate::log(&format!(
             "{label} started{}",
             recorded_at
@@ -201,7 +202,7 @@ impl Shared {
         Ok(Arc::new(SessionRun::new(Opened {
             serial,
             label,
-            run: built.run,
+            run: started.run,
             recorded_at,
             allowance,
             record_failed: Arc::clone(&self.record_failed),

@@ -79,14 +79,7 @@ mod tests {
     /// every magnitude up to past `i32`'s edge.
     #[test]
     fn the_narrow_dot_is_the_wide_one_where_it_is_exact() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = crate::test_words::splitmix64(0x9e37_79b9_7f4a_7c15);
         let (mut exact, mut refused) = (0, 0);
         for round in 0..4000u32 {
             let bits = 1 + round % 33;
