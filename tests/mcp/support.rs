@@ -314,6 +314,21 @@ pub fn is_error(answer: &Value) -> bool {
     answer["result"]["isError"] == json!(true)
 }
 
+/// A file another process writes, read as it grows: at its end, waits
+/// for more instead of ending.
+struct Tail(std::fs::File);
+
+impl std::io::Read for Tail {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match self.0.read(buf)? {
+                0 => std::thread::sleep(Duration::from_millis(10)),
+                n => return Ok(n),
+            }
+        }
+    }
+}
+
 /// The gateway on a raw wire: bytes in, lines out, as a client's transport
 /// sees them.
 /// What a client hands the gateway as its stdin and stdout.
@@ -324,6 +339,8 @@ pub enum Over {
     /// A Unix socket pair each, as Node's `child_process` makes them (so
     /// Claude Desktop, Claude Code, VS Code and Cursor).
     UnixSockets,
+    /// stdin a pipe, stdout a file (`disclose mcp > answers.jsonl`).
+    PipeInFileOut,
 }
 
 pub struct Wire {
@@ -331,6 +348,8 @@ pub struct Wire {
     stdin: Option<Box<dyn Write + Send>>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<String>>,
+    /// Where stdout is written, when it is a file.
+    _out: Option<tempfile::TempDir>,
 }
 
 impl Wire {
@@ -354,6 +373,21 @@ impl Wire {
                 let stdin = Box::new(child.stdin.take().expect("stdin"));
                 let stdout = Box::new(child.stdout.take().expect("stdout"));
                 return Wire::of(child, stdin, stdout);
+            }
+            Over::PipeInFileOut => {
+                let dir = tempfile::tempdir().expect("a temporary directory");
+                let path = dir.path().join("stdout.jsonl");
+                let out = std::fs::File::create(&path).expect("the stdout file");
+                let mut child = command
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::from(out))
+                    .spawn()
+                    .expect("the gateway starts");
+                let stdin = Box::new(child.stdin.take().expect("stdin"));
+                let tail = Tail(std::fs::File::open(&path).expect("the stdout file"));
+                let mut wire = Wire::of(child, stdin, Box::new(tail));
+                wire._out = Some(dir);
+                return wire;
             }
             Over::UnixSockets => {
                 let (ours_in, theirs_in) = UnixStream::pair().expect("a socket pair");
@@ -383,6 +417,7 @@ impl Wire {
             stdin: Some(stdin),
             lines,
             stderr,
+            _out: None,
         }
     }
 

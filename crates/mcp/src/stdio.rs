@@ -3,8 +3,10 @@
 //! Its run is the one started with the gateway; it ends when the client
 //! closes stdin (or a signal arrives). stdin and stdout are read and
 //! written on tokio's reactor when they are pipes or Unix sockets
-//! (docs/decisions.md), else through rmcp's stdio. Nothing but JSON-RPC is written to stdout.
+//! (docs/decisions.md), else through rmcp's stdio. Nothing but JSON-RPC
+//! is written to stdout.
 
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -34,7 +36,7 @@ pub async fn serve(
 
 async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
     let served = match reactor_stdio() {
-        Some(pipes) => gateway.serve(pipes).await,
+        Some(stdio) => gateway.serve(stdio).await,
         None => gateway.serve(rmcp::transport::stdio()).await,
     };
     match served {
@@ -57,45 +59,51 @@ type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
 /// most MCP hosts, make them): tokio's own stdin and stdout go through a
 /// blocking thread for every read and write, which costs each message a
 /// hand-off (docs/decisions.md). `None` otherwise (a file, a terminal, a
-/// TCP socket), and rmcp's stdio is used.
+/// TCP socket), and rmcp's stdio is used. Both kinds are known before
+/// either stream is made non-blocking: rmcp's stdio reads and writes
+/// blocking, so it must get them untouched.
 fn reactor_stdio() -> Option<(Reader, Writer)> {
     use std::os::fd::AsFd;
     let stdin = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
     let stdout = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let reader: Reader = match kind(&stdin)? {
+    let (read_as, write_as) = (kind(&stdin)?, kind(&stdout)?);
+    let reader: Reader = match read_as {
         Kind::Pipe => Box::new(tokio::net::unix::pipe::Receiver::from_owned_fd(stdin).ok()?),
-        Kind::Socket => Box::new(unix_stream(stdin)?),
+        Kind::UnixSocket => Box::new(unix_stream(stdin)?),
     };
-    let writer: Writer = match kind(&stdout)? {
+    let writer: Writer = match write_as {
         Kind::Pipe => Box::new(tokio::net::unix::pipe::Sender::from_owned_fd(stdout).ok()?),
-        Kind::Socket => Box::new(unix_stream(stdout)?),
+        Kind::UnixSocket => Box::new(unix_stream(stdout)?),
     };
     Some((reader, writer))
 }
 
 enum Kind {
     Pipe,
-    Socket,
+    UnixSocket,
 }
 
-fn kind(fd: &std::os::fd::OwnedFd) -> Option<Kind> {
+/// What `fd` is, when the reactor can drive it; `None` for a file, a
+/// terminal or a socket of another family (std reads its address).
+fn kind(fd: &OwnedFd) -> Option<Kind> {
     use std::os::unix::fs::FileTypeExt;
-    let file = std::fs::File::from(fd.try_clone().ok()?);
-    let kind = file.metadata().ok()?.file_type();
-    if kind.is_fifo() {
+    let file_type = std::fs::File::from(fd.try_clone().ok()?)
+        .metadata()
+        .ok()?
+        .file_type();
+    if file_type.is_fifo() {
         Some(Kind::Pipe)
-    } else if kind.is_socket() {
-        Some(Kind::Socket)
+    } else if file_type.is_socket() {
+        let probe = std::os::unix::net::UnixStream::from(fd.try_clone().ok()?);
+        probe.local_addr().is_ok().then_some(Kind::UnixSocket)
     } else {
         None
     }
 }
 
-/// A Unix stream socket as a non-blocking tokio stream; `None` for any
-/// other socket (std reads its address family).
-fn unix_stream(fd: std::os::fd::OwnedFd) -> Option<tokio::net::UnixStream> {
+/// A Unix stream socket as a non-blocking tokio stream.
+fn unix_stream(fd: OwnedFd) -> Option<tokio::net::UnixStream> {
     let stream = std::os::unix::net::UnixStream::from(fd);
-    stream.local_addr().ok()?;
     stream.set_nonblocking(true).ok()?;
     tokio::net::UnixStream::from_std(stream).ok()
 }
