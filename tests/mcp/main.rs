@@ -479,6 +479,12 @@ fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
     let _upstream = support::everything_http_on(port);
     let back = client.call("web__echo", json!({"message": "3"}), &[]);
     assert_eq!(text(&back), "Echo: 3", "{}", client.stderr());
+    let stderr = client.stderr();
+    assert!(
+        stderr.contains("disclose: web: reconnecting\n")
+            && stderr.contains("disclose: web: reconnected\n"),
+        "{stderr}"
+    );
     client.close();
 }
 

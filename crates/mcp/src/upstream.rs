@@ -159,18 +159,18 @@ impl Upstream {
                     *reported = true;
                     Err(format!(
                         "disclose: server \"{origin}\" {why}; it is {} on the next call to one of its tools\n",
-                        self.again()
+                        self.again().1
                     ))
                 }
                 State::Down { .. } => {
-                    log(&format!("{origin}: restarting"));
+                    log(&format!("{origin}: {}", self.again().0));
                     match self.connect().await {
                         Ok((connection, tools)) => {
                             let refusal = restarted(&tools);
                             let peer = connection.service.peer().clone();
                             let exited = connection.child.as_ref().map(|c| c.exited.clone());
                             *state = State::Up(connection);
-                            log(&format!("{origin}: restarted"));
+                            log(&format!("{origin}: {}", self.again().1));
                             match refusal {
                                 Some(refusal) => Err(refusal),
                                 None => Ok((peer, exited)),
@@ -246,7 +246,7 @@ impl Upstream {
                     }
                     Called::Failed(format!(
                         "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {} on the next call to one of its tools\n",
-                        self.again()
+                        self.again().1
                     ))
                 } else {
                     Called::Failed(format!(
@@ -262,12 +262,12 @@ impl Upstream {
         }
     }
 
-    /// What the next call does to it once it is down: a child process is
-    /// restarted, an HTTP server connected to again.
-    fn again(&self) -> &'static str {
+    /// What the next call does to it once it is down, as doing and as
+    /// done: a child process is restarted, an HTTP server reconnected.
+    fn again(&self) -> (&'static str, &'static str) {
         match self.server.transport {
-            Transport::Stdio { .. } => "restarted",
-            Transport::Http { .. } => "reconnected",
+            Transport::Stdio { .. } => ("restarting", "restarted"),
+            Transport::Http { .. } => ("reconnecting", "reconnected"),
         }
     }
 
@@ -293,7 +293,7 @@ impl Upstream {
         log(&format!(
             "{}: {why}; it is {} on the next call to one of its tools",
             self.server.origin,
-            self.again()
+            self.again().1
         ));
         let old = std::mem::replace(
             state,
