@@ -69,7 +69,7 @@ pub struct HttpArgs {
     /// ones (a reverse proxy that passes its own name on); repeatable.
     #[arg(long, value_name = "NAME", requires = "listen")]
     pub allow_host: Vec<String>,
-    /// An Origin to allow besides the loopback ones (scheme://host[:port]);
+    /// An Origin to allow besides the loopback ones (`scheme://host[:port]`);
     /// repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "listen", value_parser = origin)]
     pub allow_origin: Vec<String>,
