@@ -488,6 +488,40 @@ fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
     client.close();
 }
 
+/// An HTTP upstream restarted between two calls no longer knows the
+/// gateway's MCP session. server-everything says so with a 400 and an
+/// error without an `id` (not the spec's 404), which rmcp could match to
+/// no request: the call waited out `--call-timeout`, and so did every
+/// call after it. Now the call answers at once, like any upstream that
+/// restarted, and the next one goes through on a new session.
+#[test]
+fn an_http_upstream_restarted_between_calls_is_reached_on_a_new_session() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let port = support::free_port();
+    let upstream = support::everything_http_on(port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let servers = json!({"web": {"type": "http", "url": &url, "approval": "never"}});
+    let config = config(dir.path(), servers).display().to_string();
+    let mut client = Driver::start(Sdk::TypeScript, false, &["--config", &config]);
+    assert_eq!(
+        text(&client.call("web__echo", json!({"message": "1"}), &[])),
+        "Echo: 1"
+    );
+    drop(upstream);
+    let _upstream = support::everything_http_on(port);
+    let asked = Instant::now();
+    let lost = client.call("web__echo", json!({"message": "2"}), &[]);
+    assert!(asked.elapsed() < Duration::from_secs(10), "{lost}");
+    assert_eq!(
+        text(&lost),
+        "disclose: server \"web\" no longer knows the gateway's session (it restarted) during tools/call \"echo\"; it is reconnected on the next call to one of its tools\n"
+    );
+    let back = client.call("web__echo", json!({"message": "3"}), &[]);
+    assert_eq!(text(&back), "Echo: 3", "{}", client.stderr());
+    assert!(client.stderr().contains("disclose: web: reconnected\n"));
+    client.close();
+}
+
 #[test]
 fn a_restarted_server_whose_tools_changed_has_them_refused_by_digest() {
     let dir = tempfile::tempdir().expect("dir");

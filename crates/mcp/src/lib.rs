@@ -34,6 +34,7 @@ pub mod catalog;
 pub mod config;
 pub mod gateway;
 pub mod http;
+pub mod http_client;
 pub mod recording;
 pub mod secrets;
 pub mod session;

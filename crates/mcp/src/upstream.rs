@@ -226,6 +226,9 @@ impl Upstream {
                 if peer.is_transport_closed() || status.is_some() || unsent {
                     let why = match status {
                         Some(status) => format!("exited ({status})"),
+                        None if unsent && session_expired(&error) => {
+                            "no longer knows the gateway's session (it restarted)".to_string()
+                        }
                         None if unsent => format!("could not be reached ({})", cause(&error)),
                         None => "closed the connection".to_string(),
                     };
@@ -325,6 +328,20 @@ async fn wait_exit(exited: &mut watch::Receiver<Option<ExitStatus>>) -> Option<E
         Ok(Ok(status)) => *status,
         _ => None,
     }
+}
+
+/// Whether a call failed because the server no longer knows the session
+/// (a 404, or what `http_client` reads as one).
+fn session_expired(error: &rmcp::ServiceError) -> bool {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(error) = cause {
+        if let Some(StreamableHttpError::<reqwest::Error>::SessionExpired) = error.downcast_ref() {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
 }
 
 /// The innermost cause of a transport error (`Connection refused (os
@@ -484,9 +501,12 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                     })?;
                 custom.insert(name, value);
             }
-            let config =
-                StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-            let transport = StreamableHttpClientTransport::from_config(config);
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(custom)
+                .reinit_on_expired_session(false);
+            let client = crate::http_client::Client::new()
+                .map_err(|error| StartError(format!("cannot build an HTTP client: {error}")))?;
+            let transport = StreamableHttpClientTransport::with_client(client, config);
             let service = handler.serve(transport).await.map_err(|error| {
                 StartError(format!("failed initialize at {}: {error}", redact_url(url)))
             })?;
