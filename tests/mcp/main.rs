@@ -728,6 +728,7 @@ fn upstreams_that_fail_or_hang_are_named_and_left_out() {
             "crashes": {"command": "sh", "args": ["-c", "echo dying >&2; exit 3"]},
             "hangs": {"command": "sleep", "args": ["600"]},
             "memory": memory(&dir.path().join("m.jsonl"), "never"),
+            "nobody": {"type": "http", "url": format!("http://127.0.0.1:{}/mcp", support::free_port())},
         }),
     )
     .display()
@@ -757,6 +758,10 @@ fn upstreams_that_fail_or_hang_are_named_and_left_out() {
     );
     assert!(stderr.contains("[crashes] dying"), "{stderr}");
     assert!(stderr.contains("disclose: hangs: left out: did not answer initialize and tools/list within 2 s (--start-timeout)"), "{stderr}");
+    assert!(
+        stderr.contains("disclose: nobody: left out: failed initialize at http://127.0.0.1:"),
+        "{stderr}"
+    );
 }
 
 #[test]

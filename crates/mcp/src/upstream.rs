@@ -346,8 +346,8 @@ fn session_expired(error: &rmcp::ServiceError) -> bool {
 
 /// The innermost cause of a transport error (`Connection refused (os
 /// error 111)`), not the chain of wrappers around it.
-fn cause(error: &rmcp::ServiceError) -> String {
-    let mut cause: &dyn std::error::Error = error;
+fn cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = error;
     while let Some(source) = cause.source() {
         cause = source;
     }
@@ -508,7 +508,15 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 .map_err(|error| StartError(format!("cannot build an HTTP client: {error}")))?;
             let transport = StreamableHttpClientTransport::with_client(client, config);
             let service = handler.serve(transport).await.map_err(|error| {
-                StartError(format!("failed initialize at {}: {error}", redact_url(url)))
+                // The transport's own error, not rmcp's wrapping of it
+                // (which names the transport's Rust type).
+                let why = match &error {
+                    rmcp::service::ClientInitializeError::TransportError { error, .. } => {
+                        cause(error.error.as_ref())
+                    }
+                    other => other.to_string(),
+                };
+                StartError(format!("failed initialize at {}: {why}", redact_url(url)))
             })?;
             log(&format!(
                 "{}: connected to {}",
