@@ -6,7 +6,8 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -318,7 +319,7 @@ pub fn is_error(answer: &Value) -> bool {
 /// for more instead of ending.
 struct Tail(std::fs::File);
 
-impl std::io::Read for Tail {
+impl Read for Tail {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         loop {
             match self.0.read(buf)? {
@@ -329,8 +330,6 @@ impl std::io::Read for Tail {
     }
 }
 
-/// The gateway on a raw wire: bytes in, lines out, as a client's transport
-/// sees them.
 /// What a client hands the gateway as its stdin and stdout.
 #[derive(Clone, Copy, Debug)]
 pub enum Over {
@@ -343,6 +342,8 @@ pub enum Over {
     PipeInFileOut,
 }
 
+/// The gateway on a raw wire: bytes in, lines out, as a client's transport
+/// sees them.
 pub struct Wire {
     pub child: Guard,
     stdin: Option<Box<dyn Write + Send>>,
@@ -353,71 +354,60 @@ pub struct Wire {
 }
 
 impl Wire {
-    /// Starts the gateway with `args`, its stdin and stdout pipes (as
-    /// Python's and Rust's process APIs make them).
+    /// Starts the gateway with `args`, its stdin and stdout pipes.
     pub fn start(args: &[&str]) -> Wire {
         Wire::over(args, Over::Pipes)
     }
 
     /// Starts the gateway with `args` over `over`.
     pub fn over(args: &[&str], over: Over) -> Wire {
-        let mut command = gateway();
-        command.args(args).stderr(Stdio::piped());
-        let (stdin, stdout): (Box<dyn Write + Send>, Box<dyn std::io::Read + Send>) = match over {
+        let (their_stdin, our_stdin): (Stdio, Box<dyn Write + Send>) = match over {
+            Over::Pipes | Over::PipeInFileOut => {
+                let (read, write) = std::io::pipe().expect("a pipe");
+                (read.into(), Box::new(write))
+            }
+            Over::UnixSockets => {
+                let (ours, theirs) = UnixStream::pair().expect("a socket pair");
+                (OwnedFd::from(theirs).into(), Box::new(ours))
+            }
+        };
+        let mut out = None;
+        let (their_stdout, our_stdout): (Stdio, Box<dyn Read + Send>) = match over {
             Over::Pipes => {
-                let mut child = command
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .spawn()
-                    .expect("the gateway starts");
-                let stdin = Box::new(child.stdin.take().expect("stdin"));
-                let stdout = Box::new(child.stdout.take().expect("stdout"));
-                return Wire::of(child, stdin, stdout);
+                let (read, write) = std::io::pipe().expect("a pipe");
+                (write.into(), Box::new(read))
+            }
+            Over::UnixSockets => {
+                let (ours, theirs) = UnixStream::pair().expect("a socket pair");
+                (OwnedFd::from(theirs).into(), Box::new(ours))
             }
             Over::PipeInFileOut => {
                 let dir = tempfile::tempdir().expect("a temporary directory");
                 let path = dir.path().join("stdout.jsonl");
-                let out = std::fs::File::create(&path).expect("the stdout file");
-                let mut child = command
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::from(out))
-                    .spawn()
-                    .expect("the gateway starts");
-                let stdin = Box::new(child.stdin.take().expect("stdin"));
+                let file = std::fs::File::create(&path).expect("the stdout file");
                 let tail = Tail(std::fs::File::open(&path).expect("the stdout file"));
-                let mut wire = Wire::of(child, stdin, Box::new(tail));
-                wire._out = Some(dir);
-                return wire;
-            }
-            Over::UnixSockets => {
-                let (ours_in, theirs_in) = UnixStream::pair().expect("a socket pair");
-                let (ours_out, theirs_out) = UnixStream::pair().expect("a socket pair");
-                command
-                    .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs_in)))
-                    .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs_out)));
-                (Box::new(ours_in), Box::new(ours_out))
+                out = Some(dir);
+                (file.into(), Box::new(tail))
             }
         };
-        let child = command.spawn().expect("the gateway starts");
-        // `command` still holds the sockets' other ends: dropped with it,
-        // so the gateway's stdout ends when the gateway does.
+        let mut command = gateway();
+        let mut child = command
+            .args(args)
+            .stdin(their_stdin)
+            .stdout(their_stdout)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the gateway starts");
+        // The command holds the gateway's ends: closed here, so that the
+        // gateway alone holds them and its stdout ends when it does.
         drop(command);
-        Wire::of(child, stdin, stdout)
-    }
-
-    fn of(
-        mut child: Child,
-        stdin: Box<dyn Write + Send>,
-        stdout: Box<dyn std::io::Read + Send>,
-    ) -> Wire {
-        let lines = lines_of(stdout);
         let stderr = collect(child.stderr.take().expect("stderr"));
         Wire {
             child: Guard(child),
-            stdin: Some(stdin),
-            lines,
+            stdin: Some(our_stdin),
+            lines: lines_of(our_stdout),
             stderr,
-            _out: None,
+            _out: out,
         }
     }
 
@@ -734,7 +724,6 @@ impl Reply {
 /// One HTTP/1.1 request on a new connection (`Connection: close`), its
 /// whole answer read. `Host` is `127.0.0.1:PORT` unless `headers` has one.
 pub fn http(port: u16, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
-    use std::io::Read;
     let mut stream =
         std::net::TcpStream::connect(("127.0.0.1", port)).expect("the gateway accepts");
     stream
@@ -885,7 +874,6 @@ pub fn send(port: u16, token: Option<&str>, id: Option<&str>, message: &Value) -
 /// A GET that opens a stream: its status and headers, read as soon as the
 /// head arrives (the stream itself stays open until the session ends).
 pub fn stream_head(port: u16, headers: &[(&str, &str)]) -> Reply {
-    use std::io::Read;
     let mut stream =
         std::net::TcpStream::connect(("127.0.0.1", port)).expect("the gateway accepts");
     stream
