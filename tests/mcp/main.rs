@@ -446,26 +446,51 @@ fn an_upstream_that_dies_answers_with_its_exit_status_then_restarts() {
     client.close();
 }
 
+/// A gateway over server-everything by streamable HTTP (origin `web`),
+/// with server-memory beside it when `with_memory`, after one call to it
+/// went through.
+struct Web {
+    client: Driver,
+    upstream: support::Guard,
+    port: u16,
+    url: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Web {
+    fn serving(with_memory: bool) -> Web {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let port = support::free_port();
+        let upstream = support::everything_http_on(port);
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let mut servers = json!({"web": {"type": "http", "url": &url, "approval": "never"}});
+        if with_memory {
+            servers["memory"] = memory(&dir.path().join("memory.jsonl"), "never");
+        }
+        let config = config(dir.path(), servers).display().to_string();
+        let mut client = Driver::start(Sdk::TypeScript, false, &["--config", &config]);
+        assert_eq!(
+            text(&client.call("web__echo", json!({"message": "1"}), &[])),
+            "Echo: 1"
+        );
+        Web {
+            client,
+            upstream,
+            port,
+            url,
+            _dir: dir,
+        }
+    }
+}
+
 /// The same over streamable HTTP: an upstream that stops listening
 /// answers with an error naming it, the others keep working, and once it
 /// listens again its next call reconnects (a new MCP session).
 #[test]
 fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let port = support::free_port();
-    let upstream = support::everything_http_on(port);
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let servers = json!({
-        "web": {"type": "http", "url": &url, "approval": "never"},
-        "memory": memory(&dir.path().join("memory.jsonl"), "never"),
-    });
-    let config = config(dir.path(), servers).display().to_string();
-    let mut client = Driver::start(Sdk::TypeScript, false, &["--config", &config]);
-    assert_eq!(
-        text(&client.call("web__echo", json!({"message": "1"}), &[])),
-        "Echo: 1"
-    );
-    drop(upstream);
+    let web = Web::serving(true);
+    let (mut client, url, port) = (web.client, web.url, web.port);
+    drop(web.upstream);
     let failed = client.call("web__echo", json!({"message": "2"}), &[]);
     assert!(is_error(&failed), "{failed}");
     assert_eq!(
@@ -496,19 +521,10 @@ fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
 /// restarted, and the next one goes through on a new session.
 #[test]
 fn an_http_upstream_restarted_between_calls_is_reached_on_a_new_session() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let port = support::free_port();
-    let upstream = support::everything_http_on(port);
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let servers = json!({"web": {"type": "http", "url": &url, "approval": "never"}});
-    let config = config(dir.path(), servers).display().to_string();
-    let mut client = Driver::start(Sdk::TypeScript, false, &["--config", &config]);
-    assert_eq!(
-        text(&client.call("web__echo", json!({"message": "1"}), &[])),
-        "Echo: 1"
-    );
-    drop(upstream);
-    let _upstream = support::everything_http_on(port);
+    let web = Web::serving(false);
+    let mut client = web.client;
+    drop(web.upstream);
+    let _upstream = support::everything_http_on(web.port);
     let asked = Instant::now();
     let lost = client.call("web__echo", json!({"message": "2"}), &[]);
     assert!(asked.elapsed() < Duration::from_secs(10), "{lost}");

@@ -111,6 +111,8 @@ fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
 impl StreamableHttpClient for Client {
     type Error = reqwest::Error;
 
+    /// rmcp's worker posts through [`Self::post_message_with_response_limits`];
+    /// this is the trait's required form of it, with the default limits.
     async fn post_message(
         &self,
         uri: Arc<str>,
@@ -119,36 +121,16 @@ impl StreamableHttpClient for Client {
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Posted {
-        let (request, in_session) = (request_id(&message), session_id.is_some());
-        let posted = self
-            .0
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await;
-        repaired(posted, request, in_session)
-    }
-
-    async fn post_message_with_max_sse_event_size(
-        &self,
-        uri: Arc<str>,
-        message: ClientJsonRpcMessage,
-        session_id: Option<Arc<str>>,
-        auth_header: Option<String>,
-        custom_headers: Headers,
-        max_sse_event_size: usize,
-    ) -> Posted {
-        let (request, in_session) = (request_id(&message), session_id.is_some());
-        let posted = self
-            .0
-            .post_message_with_max_sse_event_size(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
-            .await;
-        repaired(posted, request, in_session)
+        let limits = StreamableHttpResponseLimits::default();
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
     }
 
     async fn post_message_with_response_limits(
