@@ -169,6 +169,8 @@ impl StreamableHttpClient for Client {
             .await
     }
 
+    /// Like [`Self::post_message`]: the trait's required form of the
+    /// size-limited one the worker calls, with the default limit.
     async fn get_stream(
         &self,
         uri: Arc<str>,
@@ -177,9 +179,16 @@ impl StreamableHttpClient for Client {
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Result<BoxedSseResponse, StreamableHttpError<reqwest::Error>> {
-        self.0
-            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await
+        let limit = StreamableHttpResponseLimits::default().max_sse_event_size;
+        self.get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            limit,
+        )
+        .await
     }
 
     async fn get_stream_with_max_sse_event_size(
