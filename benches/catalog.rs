@@ -79,7 +79,7 @@ fn naive_word_list(s: &str) -> Vec<String> {
 type NaiveTool = (String, String, String, serde_json::Value);
 
 fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
-    use disclose::internals::contract3::{DIMENSIONS, add_rows, pieces};
+    use disclose::internals::contract4::{DIMENSIONS, add_rows, pieces};
     use disclose::internals::search::{STOPWORDS, isqrt, weight};
     use disclose::internals::stem::stem;
     let query = query.trim();

@@ -6,14 +6,14 @@
 //! weight, the WordPiece split, the vectors, `isqrt`, the floored cosine,
 //! the fusion and the order, all written apart from the library. Only
 //! `stem` is the library's: it is pinned line by line by
-//! `contract3/stems.tsv` (tests/contract3.rs). The ranking is read from
+//! `contract4/stems.tsv` (tests/contract4.rs). The ranking is read from
 //! `describe`'s output, the bytes a model sees.
 //!
 //! Every property runs 1,000 cases unless `PROPTEST_CASES` says otherwise.
 
 use std::collections::BTreeSet;
 
-use disclose::internals::contract3::pieces;
+use disclose::internals::contract4::pieces;
 use disclose::internals::search::{STOPWORDS, floor_div, isqrt, weight};
 use disclose::{Approval, Catalog, Effect, Mode, Profile, Run, ShelfSkill, ToolDecl};
 use disclose_testkit::model::{self, Candidate, Search};

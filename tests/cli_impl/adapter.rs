@@ -5,7 +5,7 @@
 //! with [`ENV`] set, so it needs nothing installed and is never shipped.
 //!
 //! `ADAPTER BEHAVIOUR [CASE]`: the behaviour applies to CASE only (to every
-//! case for `skip-all`, to the hello for `contract1` and `contract2`; `crash-for-good`
+//! case for `skip-all`, to the hello for `contract1`, `contract2` and `contract3`; `crash-for-good`
 //! crashes on CASE and then refuses every restart; `strict` answers CASE
 //! wrongly and every case only after [`STRICT_WAIT`], and exits 3 if the
 //! harness sent anything more meanwhile: one run in flight). Every message
@@ -85,6 +85,7 @@ pub fn main(args: &[String]) -> ! {
                 let contract = match behaviour {
                     "contract1" => 1,
                     "contract2" => 2,
+                    "contract3" => 3,
                     _ => u64::from(disclose::CONTRACT_VERSION),
                 };
                 say(

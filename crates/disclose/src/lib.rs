@@ -62,7 +62,7 @@ mod answer;
 mod call;
 mod canonical;
 mod catalog;
-mod contract3;
+mod contract4;
 mod declaration;
 mod dormant;
 mod facts;
@@ -108,9 +108,9 @@ pub mod internals {
     pub mod canonical {
         pub use crate::canonical::{canonical, write_string, write_value};
     }
-    /// Contract 3's embedded data (SPEC §16) and the WordPiece split.
-    pub mod contract3 {
-        pub use crate::contract3::{
+    /// Contract 4's embedded data (SPEC §16) and the WordPiece split.
+    pub mod contract4 {
+        pub use crate::contract4::{
             DIMENSIONS, VECTORS, VECTORS_DIGEST, Vector, WORDPIECE, WORDPIECE_DIGEST, add_rows,
             pieces,
         };
@@ -191,7 +191,7 @@ pub const NAME_MAX_BYTES: usize = 64;
 /// The version of the contract (SPEC §17) this library implements and the
 /// shipped corpus is blessed against. `disclose --version` prints it, and
 /// `disclose check --impl` runs only implementations whose `hello` lists it.
-pub const CONTRACT_VERSION: u32 = 3;
+pub const CONTRACT_VERSION: u32 = 4;
 
 /// The name of the guide door.
 pub const DESCRIBE: &str = "describe";

@@ -1,8 +1,8 @@
-//! `describe`'s ranking (SPEC §5, contract version 3): the seed's D22
-//! keyword weights (a name hit 3, a text or params hit 1) times how rare
+//! `describe`'s ranking (SPEC §5, contract version 4): the seed's D22
+//! keyword weights (a name hit 3, a params hit 2, a text hit 1) times how rare
 //! the stem is among this run's candidates, over Snowball 3 stems of the
-//! name, the text and the params; fused with the cosine of static int8
-//! word vectors ([`crate::contract3`]), so a tool is found when the query
+//! name, the text and the params; fused with three times the cosine of
+//! fitted static int8 word vectors ([`crate::contract4`]), so a tool is found when the query
 //! uses other words than it does. Integers only: every implementation
 //! ranks identically.
 //!
@@ -53,7 +53,7 @@ pub struct Candidate<'a> {
 }
 
 /// The search of one started run over its candidates (SPEC §5, contract
-/// version 3).
+/// version 4).
 ///
 /// Making it tokenizes, stems and splits every candidate's words and sums
 /// their vectors; a run makes it at its first ranked query, so admission
@@ -202,12 +202,33 @@ mod tests {
         ];
         let names = ["now", "other"];
         let index = SearchIndex::new(candidates);
-        // N = 2, df(timezon) = 1: weight ⌊9/1⌋ → 4, a params hit 1.
+        // N = 2, df(timezon) = 1: weight ⌊9/1⌋ → 4, a params hit 2
+        // (contract 4), so lex is 8.
         assert_eq!(by_keyword(&index, "timezones", &names), ["now"]);
+        assert_eq!(index.parts("timezones")[0].0, 8);
         assert_eq!(by_keyword(&index, "iana", &names), ["now"]);
         // A key whose value is not an object is a key still; `true` is not
         // a description.
         assert_eq!(by_keyword(&index, "flag", &names), ["now"]);
+    }
+
+    #[test]
+    fn the_fused_score_is_the_scaled_keyword_plus_three_cosines() {
+        let (index, _) = indexed(&[
+            ("get_elevation", "Elevation of a point."),
+            ("send_mail", "Sends mail."),
+            ("mail_merge", "Merges mail."),
+        ]);
+        for query in ["mail", "altitude of a hill", "elevation mail"] {
+            let parts = index.parts(query);
+            let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
+            let want: Vec<i128> = (parts.iter())
+                .map(|&(lex, cos)| {
+                    (1024 * lex).checked_div(most).map_or(0, i128::from) + 3 * cos
+                })
+                .collect();
+            assert_eq!(index.scores(query), want, "{query}");
+        }
     }
 
     #[test]

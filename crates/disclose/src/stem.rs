@@ -10,7 +10,7 @@
 //! Only a word made of the ASCII letters `a`–`z` is stemmed; any other word
 //! is its own stem. No crate was used: the Rust stemmer crates implement an
 //! older Snowball, which stems some words differently (`added` is `add`
-//! here, `ad` there); `contract3/stems.tsv` pins this one on 34,128 words
+//! here, `ad` there); `contract4/stems.tsv` pins this one on 34,128 words
 //! (docs/decisions.md).
 //!
 //! The word is worked on as bytes. A `y` that acts as a consonant is held

@@ -14,7 +14,7 @@
 //! library's rules: the header, the marker, the ceiling, the doors and the
 //! stopwords are spelled out again. Only `stem` is the library's
 //! (`disclose::internals::stem`, pinned line by line by
-//! `contract3/stems.tsv`; docs/decisions.md), and the vocabulary and rows
+//! `contract4/stems.tsv`; docs/decisions.md), and the vocabulary and rows
 //! are read from the contract's data. Where the library and this model
 //! disagree, one of them misreads the spec.
 //!

@@ -9,7 +9,7 @@
 //! holds it equal to the rule.
 
 use super::score::dot;
-use crate::contract3::{DIMENSIONS, Vector};
+use crate::contract4::{DIMENSIONS, Vector};
 
 /// A vector whose components all fit in `i32`, and the largest of their
 /// magnitudes. Beside the rule, not instead of it: [`Narrow::dot`] is the

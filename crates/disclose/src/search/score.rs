@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use super::Candidate;
 use super::narrow::{self, Narrow};
 use super::words::{is_stopword, params_of, tokenize};
-use crate::contract3::{DIMENSIONS, Vector, add_rows, pieces};
+use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
 use crate::lookup::Lookup;
 use crate::seam;
 
@@ -44,12 +44,12 @@ const IN_NAME: u8 = 1;
 const IN_TEXT: u8 = 2;
 const IN_PARAMS: u8 = 4;
 
-/// D22's hit of a stem in a candidate: 3 in the name, 1 in the text, 1 in
-/// the params.
+/// D22's hit of a stem in a candidate: 3 in the name, 1 in the text, 2 in
+/// the params (contract 4).
 fn hit(fields: u8) -> u64 {
     3 * u64::from(fields & IN_NAME != 0)
         + u64::from(fields & IN_TEXT != 0)
-        + u64::from(fields & IN_PARAMS != 0)
+        + 2 * u64::from(fields & IN_PARAMS != 0)
 }
 
 /// What a run's candidates are, for ranking: built once from their words,
@@ -208,7 +208,7 @@ impl Built {
             .collect()
     }
 
-    /// SPEC §5's fusion of [`Built::parts`]: `⌊1024·lex/L⌋ + 2·cos`.
+    /// SPEC §5's fusion of [`Built::parts`]: `⌊1024·lex/L⌋ + 3·cos`.
     pub(super) fn scores(&self, query: &str) -> Vec<i128> {
         let parts = self.parts(query);
         let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
@@ -216,7 +216,7 @@ impl Built {
             .map(|(lex, cos)| {
                 // 0 when L = 0.
                 let keyword = (1024 * lex).checked_div(most).map_or(0, i128::from);
-                keyword + 2 * cos
+                keyword + 3 * cos
             })
             .collect()
     }

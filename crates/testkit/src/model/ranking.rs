@@ -1,4 +1,4 @@
-//! SPEC §5 in the model (contract 3): the candidates and their params,
+//! SPEC §5 in the model (contract 4): the candidates and their params,
 //! `df` over stems and `dfv` over vector words, the integer weight, the
 //! vectors, `isqrt` by Newton's method, the floored cosine, the fusion and
 //! the order; and `describe`'s ranked answer.
@@ -287,7 +287,7 @@ impl Search {
                     .map(|t| {
                         let hit = 3 * u128::from(name.contains(t))
                             + u128::from(text.contains(t))
-                            + u128::from(params.contains(t));
+                            + 2 * u128::from(params.contains(t));
                         u128::from(weight(n, df(t))) * hit
                     })
                     .sum()
@@ -305,7 +305,7 @@ impl Search {
             };
             // 0 when L = 0.
             let keyword = (1024 * lex).checked_div(most).unwrap_or(0) as i128;
-            scores.push(keyword + 2 * cos);
+            scores.push(keyword + 3 * cos);
         }
         scores
     }

@@ -74,12 +74,12 @@ pub(super) fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) 
     type Data = (BTreeMap<String, usize>, Vec<Vec<i64>>);
     static DATA: OnceLock<Data> = OnceLock::new();
     DATA.get_or_init(|| {
-        let text = String::from_utf8_lossy(disclose::internals::contract3::WORDPIECE);
+        let text = String::from_utf8_lossy(disclose::internals::contract4::WORDPIECE);
         let mut entries = BTreeMap::new();
         for (line, entry) in text.lines().enumerate() {
             entries.entry(entry.to_string()).or_insert(line);
         }
-        let rows = (disclose::internals::contract3::VECTORS.chunks(128))
+        let rows = (disclose::internals::contract4::VECTORS.chunks(128))
             .map(|row| row.iter().map(|b| i64::from(*b as i8)).collect())
             .collect();
         (entries, rows)

@@ -1,10 +1,11 @@
-//! The contract-3 data (SPEC §5, §16): the bytes the repository ships are
+//! The contract-4 data (SPEC §5, §16): the bytes the repository ships are
 //! the contract's, and `stem` answers every line of `stems.tsv`.
 
 use disclose::internals::stem::stem;
 
-/// `contract3/stems.tsv`: one `word<TAB>stem` a line, Snowball 3's answers.
-const STEMS: &str = include_str!("../crates/disclose/contract3/stems.tsv");
+/// `contract4/stems.tsv`: one `word<TAB>stem` a line, Snowball 3's answers
+/// (the upstream's `contract3/stems.tsv`, which contract 4 keeps).
+const STEMS: &str = include_str!("../crates/disclose/contract4/stems.tsv");
 
 #[test]
 fn stem_answers_every_line_of_stems_tsv() {
@@ -33,26 +34,26 @@ fn stem_answers_every_line_of_stems_tsv() {
 #[test]
 fn the_shipped_data_has_the_contract_digests() {
     assert_eq!(
-        blake3::hash(disclose::internals::contract3::WORDPIECE)
+        blake3::hash(disclose::internals::contract4::WORDPIECE)
             .to_hex()
             .as_str(),
         "29a772c92cf4b7bc8f4c52d801f03d36ad8528ef964f856dadc4c4e7cb14e451"
     );
     assert_eq!(
-        blake3::hash(disclose::internals::contract3::VECTORS)
+        blake3::hash(disclose::internals::contract4::VECTORS)
             .to_hex()
             .as_str(),
-        "0f1b2364dee276c41e6c9792b398f949687b6c9e3b9bf74a66e95b3710acceac"
+        "07697cdbc37e195d966f79e90da43768a0f5127a9adfc54b4396b26bde8ece19"
     );
     assert_eq!(
-        disclose::internals::contract3::WORDPIECE_DIGEST,
-        blake3::hash(disclose::internals::contract3::WORDPIECE)
+        disclose::internals::contract4::WORDPIECE_DIGEST,
+        blake3::hash(disclose::internals::contract4::WORDPIECE)
             .to_hex()
             .as_str()
     );
     assert_eq!(
-        disclose::internals::contract3::VECTORS_DIGEST,
-        blake3::hash(disclose::internals::contract3::VECTORS)
+        disclose::internals::contract4::VECTORS_DIGEST,
+        blake3::hash(disclose::internals::contract4::VECTORS)
             .to_hex()
             .as_str()
     );
@@ -62,11 +63,11 @@ fn the_shipped_data_has_the_contract_digests() {
 #[test]
 fn notice_and_licence_ship_with_the_data() {
     let library = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/disclose");
-    let root = library.join("contract3");
-    let notice = std::fs::read_to_string(root.join("NOTICE")).expect("contract3/NOTICE");
+    let root = library.join("contract4");
+    let notice = std::fs::read_to_string(root.join("NOTICE")).expect("contract4/NOTICE");
     assert!(notice.contains("all-MiniLM-L6-v2"), "{notice}");
     let licence = std::fs::read_to_string(root.join("LICENSE-Apache-2.0"))
-        .expect("contract3/LICENSE-Apache-2.0");
+        .expect("contract4/LICENSE-Apache-2.0");
     assert!(licence.contains("Apache License"));
     // `cargo package` ships every file git tracks unless Cargo.toml says
     // otherwise: it must name no include or exclude that drops these.

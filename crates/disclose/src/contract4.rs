@@ -1,7 +1,9 @@
-//! The data of contract 3 (SPEC §5, §16): the WordPiece vocabulary and the
-//! static int8 word vectors, embedded as bytes from the repository's
-//! `contract3/` (where `NOTICE` and `LICENSE-Apache-2.0` say where they come
+//! The data of contract 4 (SPEC §5, §16): the WordPiece vocabulary and the
+//! fitted int8 word vectors, embedded as bytes from the repository's
+//! `contract4/` (where `NOTICE` and `LICENSE-Apache-2.0` say where they come
 //! from and under what licence), and `pieces`, the WordPiece split over it.
+//! The vocabulary is contract 3's; the rows are new, and no longer all of
+//! one length (every component is still in −127..=127).
 //!
 //! The vocabulary is read into two tables the first time a word is split,
 //! once per process: every entry, and the `##` entries without their `##`
@@ -13,19 +15,19 @@ use std::sync::OnceLock;
 
 use crate::lookup::Lookup;
 
-/// `contract3/wordpiece.txt`: 30,522 lines; line `i` (from 0) is entry `i`.
-pub const WORDPIECE: &[u8] = include_bytes!("../contract3/wordpiece.txt");
+/// `contract4/wordpiece.txt`: 30,522 lines; line `i` (from 0) is entry `i`.
+pub const WORDPIECE: &[u8] = include_bytes!("../contract4/wordpiece.txt");
 
-/// `contract3/vectors.i8`: 30,522 × 128 signed bytes, row `i` the vector of
-/// entry `i`.
-pub const VECTORS: &[u8] = include_bytes!("../contract3/vectors.i8");
+/// `contract4/vectors.i8`: 30,522 × 128 signed bytes, row `i` the vector of
+/// entry `i` (contract 4's fitted rows).
+pub const VECTORS: &[u8] = include_bytes!("../contract4/vectors.i8");
 
 /// SPEC §16: the BLAKE3 of [`WORDPIECE`] (a test checks it).
 pub const WORDPIECE_DIGEST: &str =
     "29a772c92cf4b7bc8f4c52d801f03d36ad8528ef964f856dadc4c4e7cb14e451";
 
 /// SPEC §16: the BLAKE3 of [`VECTORS`] (a test checks it).
-pub const VECTORS_DIGEST: &str = "0f1b2364dee276c41e6c9792b398f949687b6c9e3b9bf74a66e95b3710acceac";
+pub const VECTORS_DIGEST: &str = "07697cdbc37e195d966f79e90da43768a0f5127a9adfc54b4396b26bde8ece19";
 
 /// The number of components of a vector.
 pub const DIMENSIONS: usize = 128;
