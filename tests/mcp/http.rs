@@ -180,6 +180,52 @@ fn two_http_sessions_each_get_their_own_run_recording_and_approvals() {
     assert!(!log_at_stop.contains(TOKEN));
 }
 
+/// Three sessions call the long-running operation at once with progress
+/// (the two TypeScript clients with the same token, as each numbers its
+/// own requests): each sees exactly its own call's notifications, in
+/// order, and none of another session's.
+#[test]
+fn each_http_session_gets_the_progress_of_its_own_calls_only() {
+    let served = Served::new(json!({"everything": everything("never")}));
+    let gateway = served.listen(&[]);
+    let url = gateway.url();
+    let mut clients: Vec<(Driver, u32)> = [
+        (Sdk::TypeScript, 4),
+        (Sdk::TypeScript, 3),
+        (Sdk::PythonLegacy, 2),
+    ]
+    .into_iter()
+    .map(|(sdk, steps)| (Driver::connect(sdk, false, &url, Some(TOKEN)), steps))
+    .collect();
+    for (client, steps) in &mut clients {
+        let args = json!({"name": "everything__trigger-long-running-operation", "args": {"duration": 1.5, "steps": steps}});
+        client.ask(json!({"op": "call", "name": "call", "args": args, "progress": true}));
+    }
+    for (mut client, steps) in clients {
+        let answer = client.answer();
+        assert!(answer.get("error").is_none(), "{answer}");
+        let seen: Vec<(f64, Option<f64>)> = answer["progress"]
+            .as_array()
+            .expect("progress")
+            .iter()
+            .map(|p| {
+                (
+                    p["progress"].as_f64().expect("a number"),
+                    p["total"].as_f64(),
+                )
+            })
+            .collect();
+        let expected: Vec<(f64, Option<f64>)> = (1..=steps)
+            .map(|i| (f64::from(i), Some(f64::from(steps))))
+            .collect();
+        assert_eq!(seen, expected, "{answer}");
+        let (status, stderr) = client.close();
+        assert!(status.success(), "{stderr}");
+    }
+    let (status, log) = gateway.stop();
+    assert!(status.success(), "{log}");
+}
+
 #[test]
 fn python_on_2026_07_28_over_http_is_answered_by_the_sessionless_run() {
     let served = Served::new(json!({"everything": everything("required")}));
@@ -486,7 +532,7 @@ fn no_config_secret_reaches_any_output_of_a_whole_http_session() {
     let bearer_secret = "planted-bearer-secret-c19a0e33";
     let (_upstream, url) = everything_http();
     let mut stdio = everything("never");
-    stdio["env"] = json!({"PLANTED": env_secret});
+    stdio["env"] = json!({"PLANTED_TOKEN": env_secret, "TZ": "America/New_York"});
     let served = Served::new(json!({
         "everything": stdio,
         "everything-http": {"type": "http", "url": url, "approval": "never", "headers": {"X-Planted": header_secret, "Authorization": format!("Bearer {bearer_secret}")}},
@@ -499,10 +545,13 @@ fn no_config_secret_reaches_any_output_of_a_whole_http_session() {
         outputs.push(client.ready.to_string());
         // The server prints its environment: the gateway scrubs it.
         let env = client.call("everything__get-env", json!({}), &[]);
-        assert!(
-            text(&env).contains("[redacted by disclose]"),
-            "{sdk:?}: {env}"
+        let printed: Value = serde_json::from_str(&text(&env)).expect("get-env prints JSON");
+        assert_eq!(
+            printed["PLANTED_TOKEN"],
+            json!("[redacted by disclose]"),
+            "{sdk:?}"
         );
+        assert_eq!(printed["TZ"], json!("America/New_York"), "{sdk:?}");
         outputs.push(env.to_string());
         for answer in [
             client.call("everything-http__echo", echo("through http"), &[]),

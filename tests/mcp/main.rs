@@ -377,7 +377,8 @@ fn a_recorded_session_replays_byte_for_byte_with_every_upstream_absent() {
             .map(str::to_string)
     };
     let session = recording(record.path());
-    // Nothing of the config's env reaches the recording.
+    // The recording holds declarations and the model's calls, never the
+    // config (the memory file's path is in its env).
     assert!(
         !session.contains("memory.jsonl"),
         "an env value was recorded"
@@ -416,33 +417,62 @@ fn a_recorded_session_replays_byte_for_byte_with_every_upstream_absent() {
     assert!(ops.contains(&"start") && ops.contains(&"render") && ops.contains(&"tool_defs"));
 }
 
+/// An upstream killed between two calls is restarted by the very next
+/// call to one of its tools, which goes through; the other servers never
+/// notice.
 #[test]
-fn an_upstream_that_dies_answers_with_its_exit_status_then_restarts() {
+fn an_upstream_that_dies_is_restarted_by_the_next_call() {
     let setup = Setup::new("never", false);
     let mut client = Driver::start(Sdk::TypeScript, false, &setup.args(&[]));
     assert_eq!(
         text(&client.call("everything__echo", json!({"message": "1"}), &[])),
         "Echo: 1"
     );
-    let pid = upstream_pid(&client.stderr(), "everything");
+    let first = upstream_pid(&client.stderr(), "everything");
     // SAFETY: a signal to the upstream this test's gateway started.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
-    assert!(gone(pid, Duration::from_secs(10)));
+    unsafe { libc::kill(first, libc::SIGKILL) };
+    assert!(gone(first, Duration::from_secs(10)));
     std::thread::sleep(Duration::from_millis(300));
-    let failed = client.call("everything__echo", json!({"message": "2"}), &[]);
-    assert!(is_error(&failed), "{failed}");
-    let said = text(&failed);
+    let back = client.call("everything__echo", json!({"message": "2"}), &[]);
+    assert_eq!(text(&back), "Echo: 2", "{}", client.stderr());
+    let stderr = client.stderr();
     assert!(
-        said.contains("server \"everything\" exited (signal: 9"),
-        "{said}"
+        stderr.contains("disclose: everything: exited (signal: 9")
+            && stderr.contains("disclose: everything: restarting\n")
+            && stderr.contains("disclose: everything: restarted\n"),
+        "{stderr}"
     );
-    // The others keep working while it is down.
+    assert_ne!(upstream_pid(&stderr, "everything"), first);
     let graph = client.call("memory__read_graph", json!({}), &[]);
     assert!(!is_error(&graph), "{graph}");
-    // Restarted on its next call.
-    let back = client.call("everything__echo", json!({"message": "3"}), &[]);
-    assert_eq!(text(&back), "Echo: 3");
-    assert_ne!(upstream_pid(&client.stderr(), "everything"), pid);
+    client.close();
+}
+
+/// A call in flight when its server dies may have done its work: it is
+/// not sent again, and answers with the exit status; the next call
+/// restarts the server.
+#[test]
+fn a_call_in_flight_when_its_upstream_dies_answers_with_the_exit_status() {
+    let setup = Setup::new("never", false);
+    let mut client = Driver::start(Sdk::PythonLegacy, false, &setup.args(&[]));
+    assert_eq!(
+        text(&client.call("everything__echo", json!({"message": "1"}), &[])),
+        "Echo: 1"
+    );
+    let pid = upstream_pid(&client.stderr(), "everything");
+    let long = json!({"duration": 5, "steps": 5});
+    client.ask(json!({"op": "call", "name": "call", "args": {"name": "everything__trigger-long-running-operation", "args": long}}));
+    std::thread::sleep(Duration::from_millis(1000));
+    // SAFETY: a signal to the upstream this test's gateway started.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    let died = text(&client.answer());
+    assert!(
+        died.starts_with("disclose: server \"everything\" exited (signal: 9")
+            && died.ends_with(") during tools/call \"trigger-long-running-operation\"; it is restarted on the next call to one of its tools\n"),
+        "{died}"
+    );
+    let back = client.call("everything__echo", json!({"message": "2"}), &[]);
+    assert_eq!(text(&back), "Echo: 2", "{}", client.stderr());
     client.close();
 }
 
@@ -496,7 +526,7 @@ fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
     assert_eq!(
         text(&failed),
         format!(
-            "disclose: server \"web\" could not be reached (Client error: error sending request for url ({url})) during tools/call \"echo\"; it is reconnected on the next call to one of its tools\n"
+            "disclose: server \"web\" could not be reconnected: failed initialize at {url}: Connection refused (os error 111); it is tried again on the next call to one of its tools\n"
         )
     );
     let graph = client.call("memory__read_graph", json!({}), &[]);
@@ -506,7 +536,8 @@ fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
     assert_eq!(text(&back), "Echo: 3", "{}", client.stderr());
     let stderr = client.stderr();
     assert!(
-        stderr.contains("disclose: web: reconnecting\n")
+        stderr.contains("disclose: web: could not be reached (")
+            && stderr.contains("disclose: web: reconnecting\n")
             && stderr.contains("disclose: web: reconnected\n"),
         "{stderr}"
     );
@@ -517,8 +548,8 @@ fn an_http_upstream_that_goes_away_is_reconnected_on_its_next_call() {
 /// gateway's MCP session. server-everything says so with a 400 and an
 /// error without an `id` (not the spec's 404), which rmcp could match to
 /// no request: the call waited out `--call-timeout`, and so did every
-/// call after it. Now the call answers at once, like any upstream that
-/// restarted, and the next one goes through on a new session.
+/// call after it. The server ran nothing, so the call itself opens a new
+/// session, compares the digests, and goes through.
 #[test]
 fn an_http_upstream_restarted_between_calls_is_reached_on_a_new_session() {
     let web = Web::serving(false);
@@ -526,15 +557,15 @@ fn an_http_upstream_restarted_between_calls_is_reached_on_a_new_session() {
     drop(web.upstream);
     let _upstream = support::everything_http_on(web.port);
     let asked = Instant::now();
-    let lost = client.call("web__echo", json!({"message": "2"}), &[]);
-    assert!(asked.elapsed() < Duration::from_secs(10), "{lost}");
-    assert_eq!(
-        text(&lost),
-        "disclose: server \"web\" no longer knows the gateway's session (it restarted) during tools/call \"echo\"; it is reconnected on the next call to one of its tools\n"
+    let back = client.call("web__echo", json!({"message": "2"}), &[]);
+    assert!(asked.elapsed() < Duration::from_secs(10), "{back}");
+    assert_eq!(text(&back), "Echo: 2", "{}", client.stderr());
+    let stderr = client.stderr();
+    assert!(
+        stderr.contains("disclose: web: no longer knows the gateway's session (it restarted)\n")
+            && stderr.contains("disclose: web: reconnected\n"),
+        "{stderr}"
     );
-    let back = client.call("web__echo", json!({"message": "3"}), &[]);
-    assert_eq!(text(&back), "Echo: 3", "{}", client.stderr());
-    assert!(client.stderr().contains("disclose: web: reconnected\n"));
     client.close();
 }
 
@@ -566,11 +597,11 @@ fn a_restarted_server_whose_tools_changed_has_them_refused_by_digest() {
     unsafe { libc::kill(pid, libc::SIGTERM) };
     assert!(gone(pid, Duration::from_secs(10)));
     std::thread::sleep(Duration::from_millis(300));
-    let down = client.call("fs__list_allowed_directories", json!({}), &[]);
-    assert!(text(&down).contains("exited (signal: 15"), "{down}");
+    // The call that finds it exited restarts it, and the digests say no.
     let changed = client.call("fs__list_allowed_directories", json!({}), &[]);
     let said = text(&changed);
     assert!(is_error(&changed));
+    assert!(client.stderr().contains("disclose: fs: exited (signal: 15"));
     assert!(
         said.starts_with("disclose: server \"fs\" restarted and \"fs__list_allowed_directories\" changed (digest "),
         "{said}"
@@ -918,4 +949,260 @@ fn cancellations_and_timeouts_reach_the_upstream() {
         cancels, 2,
         "one for the client's cancel, one for the timeout:\n{heard}"
     );
+}
+
+/// The progress a call's notifications report, as the clients give them:
+/// `(progress, total)` each, in order.
+fn progress_of(answer: &Value) -> Vec<(f64, Option<f64>)> {
+    answer["progress"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no progress in {answer}"))
+        .iter()
+        .map(|p| {
+            (
+                p["progress"].as_f64().expect("a progress"),
+                p["total"].as_f64(),
+            )
+        })
+        .collect()
+}
+
+/// server-everything's long-running operation, `steps` steps in `seconds`.
+fn long_running(seconds: f64, steps: u64) -> Value {
+    json!({"name": "everything__trigger-long-running-operation", "args": {"duration": seconds, "steps": steps}})
+}
+
+/// A call made with a progress token gets every progress notification the
+/// server sends for it, in order, under the client's own token and before
+/// its result: two calls at once on the raw wire (a string token and a
+/// number) each get their own; and each official client, which checks the
+/// token itself, hands all of them to its callback.
+#[test]
+fn progress_reaches_the_client_that_asked_under_its_own_token() {
+    let setup = Setup::new("never", false);
+    let mut wire = Wire::start(&setup.args(&[]));
+    wire.initialize();
+    for (id, token, steps) in [(1, json!("client-token-a"), 4), (2, json!(77), 3)] {
+        wire.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "call", "arguments": long_running(1.0, steps), "_meta": {"progressToken": token},
+        }}));
+    }
+    let mut heard: Vec<(Value, f64, Option<f64>)> = Vec::new();
+    let mut answered = Vec::new();
+    while answered.len() < 2 {
+        let message: Value = serde_json::from_str(&wire.line()).expect("JSON-RPC");
+        if message["method"] == "notifications/progress" {
+            let params = &message["params"];
+            let token = params["progressToken"].clone();
+            assert!(
+                !answered.contains(&token),
+                "progress for {token} after its result"
+            );
+            heard.push((
+                token,
+                params["progress"].as_f64().expect("progress"),
+                params["total"].as_f64(),
+            ));
+        } else if let Some(id) = message["id"].as_u64() {
+            assert!(
+                message["result"]["content"][0]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("Long running operation completed.")),
+                "{message}"
+            );
+            answered.push(if id == 1 {
+                json!("client-token-a")
+            } else {
+                json!(77)
+            });
+        }
+    }
+    for (token, steps) in [(json!("client-token-a"), 4u32), (json!(77), 3)] {
+        let seen: Vec<(f64, Option<f64>)> = heard
+            .iter()
+            .filter(|(t, _, _)| *t == token)
+            .map(|(_, p, total)| (*p, *total))
+            .collect();
+        let expected: Vec<(f64, Option<f64>)> = (1..=steps)
+            .map(|i| (f64::from(i), Some(f64::from(steps))))
+            .collect();
+        assert_eq!(seen, expected, "{token}");
+    }
+    assert_eq!(
+        heard.len(),
+        7,
+        "no notification under another token: {heard:?}"
+    );
+    // A call without a token is sent none.
+    let quiet = wire.request(
+        3,
+        "tools/call",
+        json!({"name": "call", "arguments": long_running(0.4, 2)}),
+    );
+    assert!(
+        quiet.contains("Long running operation completed."),
+        "{quiet}"
+    );
+    let (status, stderr) = wire.disconnect(Duration::from_secs(20));
+    assert!(status.success(), "{stderr}");
+    for sdk in [Sdk::PythonModern, Sdk::PythonLegacy, Sdk::TypeScript] {
+        let mut client = Driver::start(sdk, false, &setup.args(&[]));
+        let answer = client.send(
+            json!({"op": "call", "name": "call", "args": long_running(1.0, 4), "progress": true}),
+        );
+        assert!(answer.get("error").is_none(), "{sdk:?}: {answer}");
+        let expected: Vec<(f64, Option<f64>)> =
+            (1..=4).map(|i| (f64::from(i), Some(4.0))).collect();
+        assert_eq!(progress_of(&answer), expected, "{sdk:?}: {answer}");
+        client.close();
+    }
+}
+
+/// Only credentials are secrets (the scenario): a time zone, a
+/// model name, a path and a value equal to one of the server's tool names
+/// reach the tool's result unchanged, and that tool keeps its minted name
+/// and works; a credential, named by its key or by the config's
+/// `"secrets"`, reaches no result, log line or recording; a declaration
+/// that holds one is left out, stderr naming the server, the tool and the
+/// key, and the recording keeps it redacted and not admitted.
+#[test]
+fn only_credentials_are_secrets_and_a_redaction_never_renames_a_tool() {
+    let dir = tempfile::tempdir().expect("dir");
+    let record = dir.path().join("record");
+    let kept = [
+        ("TZ", "America/New_York"),
+        ("DEFAULT_MODEL", "claude-sonnet-4-5"),
+        ("DATA_DIR", "/srv/data/everything"),
+        ("FAVOURITE_TOOL", "get-tiny-image"),
+    ];
+    let hidden = [
+        ("EVERYTHING_API_KEY", "planted-api-key-3c9f0a"),
+        ("UPSTREAM_TOKEN", "planted-token-77e1b2"),
+        ("LISTED", "planted-listed-81d2c4"),
+        // server-everything's `echo` is described by this very text.
+        ("ECHO_TEXT", "Echoes back the input string"),
+    ];
+    let mut server = everything("never");
+    server["env"] = kept
+        .iter()
+        .chain(&hidden)
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
+    server["secrets"] = json!(["LISTED", "ECHO_TEXT"]);
+    let cfg = config(dir.path(), json!({"everything": server}))
+        .display()
+        .to_string();
+    let record_dir = record.display().to_string();
+    let mut client = Driver::start(
+        Sdk::PythonLegacy,
+        false,
+        &["--config", &cfg, "--record", &record_dir],
+    );
+    let env = client.call("everything__get-env", json!({}), &[]);
+    let printed: Value = serde_json::from_str(&text(&env)).expect("get-env prints JSON");
+    for (key, value) in kept {
+        assert_eq!(printed[key], json!(value), "{key}");
+    }
+    for (key, _) in hidden {
+        assert_eq!(printed[key], json!("[redacted by disclose]"), "{key}");
+    }
+    // The tool whose name is a config value keeps it, and works.
+    let guide = text(&client.describe("everything__get-tiny-image"));
+    assert!(
+        guide.starts_with("tool everything__get-tiny-image\n"),
+        "{guide}"
+    );
+    let image = client.call("everything__get-tiny-image", json!({}), &[]);
+    assert!(!is_error(&image), "{image}");
+    // The tool whose description is a secret is not in the catalog.
+    let echo = text(&client.call("everything__echo", json!({"message": "x"}), &[]));
+    assert!(
+        echo.starts_with("refused E_INVALID_ARGS call.unknown: "),
+        "{echo}"
+    );
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+    assert!(
+        stderr.contains("disclose: everything: tool #1 \"echo\" is left out: its declaration holds the value of mcpServers.everything.env.ECHO_TEXT, a secret (the recording keeps the declaration, redacted)\n"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("[redacted by disclose]__"), "{stderr}");
+    let session = recording(&record);
+    for output in [&stderr, &session, &env.to_string()] {
+        for (_, secret) in hidden {
+            assert!(!output.contains(secret), "{secret} leaked into:\n{output}");
+        }
+    }
+    let declared: Vec<Value> = session
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a session line"))
+        .filter(|op| op["op"] == "tool")
+        .collect();
+    let echo = declared
+        .iter()
+        .find(|op| op["name"] == "echo")
+        .expect("echo is recorded");
+    assert_eq!(echo["admitted"], json!(false), "{echo}");
+    assert_eq!(
+        echo["description"],
+        json!("[redacted by disclose]"),
+        "{echo}"
+    );
+    assert!(
+        declared
+            .iter()
+            .any(|op| op["name"] == "get-tiny-image" && op.get("admitted").is_none())
+    );
+    let parsed = disclose_replay::session::parse(session.as_bytes()).expect("the recording parses");
+    let replayed = disclose_replay::replay::replay(&parsed);
+    assert!(
+        replayed
+            .steps
+            .iter()
+            .any(|s| s.output == "unadmitted tool everything/echo\n"),
+        "{:?}",
+        replayed.steps.iter().map(|s| &s.output).collect::<Vec<_>>()
+    );
+    let breaches = disclose_replay::invariants::check(&parsed, &replayed);
+    assert!(breaches.is_empty(), "{breaches:?}");
+}
+
+/// With 500 tools upstream (and server-everything's beside them) the
+/// dormant index in the instructions is packed up to its 1,024 bytes and
+/// never past them (SPEC §4), and the instructions are that index after
+/// the two-line header (`## Capabilities`, the mode line), nothing more.
+#[test]
+fn the_index_in_the_instructions_stays_within_its_ceiling_over_500_tools() {
+    let dir = tempfile::tempdir().expect("dir");
+    let many = support::installed().many_tools.display().to_string();
+    let cfg = config(
+        dir.path(),
+        json!({"many": {"command": "node", "args": [many, "500"], "approval": "never"}, "everything": everything("never")}),
+    )
+    .display()
+    .to_string();
+    let mut wire = Wire::start(&["--config", &cfg]);
+    let ready = wire.initialize();
+    let instructions = ready["result"]["instructions"]
+        .as_str()
+        .expect("instructions");
+    let header = "## Capabilities\nmode: work\n";
+    let index = instructions
+        .strip_prefix(header)
+        .unwrap_or_else(|| panic!("{instructions}"));
+    assert!(
+        index.starts_with("Dormant (describe a name for its guide; call runs a tool):\n"),
+        "{index}"
+    );
+    assert!(index.ends_with(" more\n"), "{index}");
+    assert!(index.len() <= 1024, "the index is {} bytes", index.len());
+    assert!(
+        index.len() > 960,
+        "the index is packed: {} bytes",
+        index.len()
+    );
+    assert_eq!(instructions.len(), header.len() + index.len());
+    let (status, stderr) = wire.disconnect(Duration::from_secs(20));
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("many: 500 tools listed"), "{stderr}");
 }

@@ -42,6 +42,8 @@ pub struct Installed {
     pub node_modules: PathBuf,
     pub python: PathBuf,
     pub ts_client: PathBuf,
+    /// An SDK server with N tools (`e2e/many_tools.mjs N`).
+    pub many_tools: PathBuf,
     pub py_client: PathBuf,
 }
 
@@ -67,16 +69,20 @@ pub fn installed() -> &'static Installed {
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("target/mcp-e2e"));
         let node = dest.join("node");
-        // The TypeScript client resolves the SDK from beside node_modules.
-        let ts_client = node.join("client.mjs");
-        let source = std::fs::read(root.join("crates/mcp/e2e/client.mjs")).expect("client.mjs");
-        let temp = node.join(format!("client.mjs.{}", std::process::id()));
-        std::fs::write(&temp, source).expect("copy client.mjs");
-        std::fs::rename(&temp, &ts_client).expect("place client.mjs");
+        // Our Node scripts resolve the SDK from beside node_modules.
+        let place = |name: &str| {
+            let placed = node.join(name);
+            let source = std::fs::read(root.join("crates/mcp/e2e").join(name)).expect(name);
+            let temp = node.join(format!("{name}.{}", std::process::id()));
+            std::fs::write(&temp, source).expect("copy a script");
+            std::fs::rename(&temp, &placed).expect("place a script");
+            placed
+        };
         Installed {
             node_modules: node.join("node_modules"),
             python: dest.join("venv/bin/python"),
-            ts_client,
+            ts_client: place("client.mjs"),
+            many_tools: place("many_tools.mjs"),
             py_client: root.join("crates/mcp/e2e/client.py"),
         }
     })
@@ -259,9 +265,20 @@ impl Driver {
 
     /// Sends one command, returns its answer.
     pub fn send(&mut self, order: Value) -> Value {
+        self.ask(order);
+        self.answer()
+    }
+
+    /// Sends one command without waiting: [`Driver::answer`] reads its
+    /// answer (so two clients can be busy at once).
+    pub fn ask(&mut self, order: Value) {
         let stdin = self.stdin.as_mut().expect("open");
         writeln!(stdin, "{order}").expect("write to the client");
         stdin.flush().expect("flush");
+    }
+
+    /// The answer to the command [`Driver::ask`] sent.
+    pub fn answer(&mut self) -> Value {
         self.read()
     }
 

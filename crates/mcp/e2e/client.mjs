@@ -13,7 +13,10 @@
 //
 //   {"op": "list_tools"}                          -> {"tools": [...]}
 //   {"op": "call", "name", "args", "answers",
-//    "cancel_after_ms"?}                          -> {"result"} | {"error"}, "asked"
+//    "cancel_after_ms"?, "progress"?}             -> {"result"} | {"error"}, "asked", "progress"
+//      progress: true to ask for progress (the SDK sends its own
+//      progressToken); each notification the SDK hands `onprogress` for
+//      this call is {progress, total, message}, in the order it came.
 //   {"op": "concurrent", "calls": [{name, args}]} -> {"results": [...], "ms": [...]}
 //   {"op": "close"}
 //
@@ -82,15 +85,19 @@ for await (const line of lines) {
       if (order.cancel_after_ms !== undefined) {
         setTimeout(() => abort.abort("the test cancels"), order.cancel_after_ms);
       }
+      const progress = [];
+      const onprogress = order.progress
+        ? (p) => progress.push({ progress: p.progress, total: p.total ?? null, message: p.message ?? null })
+        : undefined;
       try {
         const result = await client.callTool(
           { name: order.name, arguments: order.args },
           undefined,
-          { signal: abort.signal, timeout },
+          { signal: abort.signal, timeout, onprogress },
         );
-        write({ result, asked: [...asked] });
+        write({ result, asked: [...asked], progress });
       } catch (error) {
-        write({ error: String(error), asked: [...asked] });
+        write({ error: String(error), asked: [...asked], progress });
       }
     } else if (order.op === "concurrent") {
       const started = Date.now();

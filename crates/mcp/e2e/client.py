@@ -14,10 +14,15 @@ Commands come on stdin, one JSON object a line; each answer goes to stdout
 as one JSON line (the tests in crates/mcp/tests/ read them):
 
   {"op": "list_tools"}                      -> {"tools": [...]}
-  {"op": "call", "name", "args", "answers"} -> {"result": {...}, "asked": [...]}
+  {"op": "call", "name", "args", "answers", "progress"?}
+                                            -> {"result": {...}, "asked": [...],
+                                                "progress": [...]}
       answers: what the user answers each elicitation, in order:
       "allow once", "allow for this session", "decline" (accepted with that
       decision), "reject" (action decline) or "cancel".
+      progress: true to ask for progress (the SDK sends its own
+      progressToken); each notification the SDK hands the callback for this
+      call is {"progress", "total", "message"}, in the order it came.
   {"op": "prompt"} / {"op": "resource"}     -> {"text": ...}
   {"op": "close"}                           -> ends the session
 
@@ -93,8 +98,16 @@ async def main() -> None:
                 elif op == "call":
                     answers[:] = list(command.get("answers", []))
                     asked.clear()
-                    result = await client.call_tool(command["name"], command.get("args"))
-                    answer = {"result": dump(result), "asked": list(asked)}
+                    progress = []
+
+                    async def on_progress(value, total, message):
+                        progress.append({"progress": value, "total": total, "message": message})
+
+                    callback = on_progress if command.get("progress") else None
+                    result = await client.call_tool(
+                        command["name"], command.get("args"), progress_callback=callback
+                    )
+                    answer = {"result": dump(result), "asked": list(asked), "progress": progress}
                 elif op == "prompt":
                     result = await client.get_prompt("index")
                     answer = {"text": result.messages[0].content.text}

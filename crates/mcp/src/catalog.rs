@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::log;
 use crate::recording::Out;
+use crate::secrets::Secrets;
 use crate::shared::UpstreamTool;
 
 /// The run the gateway serves, started and recorded.
@@ -48,21 +49,38 @@ pub struct Listed<'a> {
 pub fn declarations(origin: &str, approval: Approval, tools: &[Value]) -> Vec<ToolDecl> {
     let mut decls = Vec::with_capacity(tools.len());
     for (index, tool) in tools.iter().enumerate() {
-        let one = Value::Array(vec![tool.clone()]);
-        match disclose::import::mcp(one.to_string(), origin) {
-            Ok(imported) => decls.extend(
-                imported
-                    .tools
-                    .into_iter()
-                    .map(|decl| decl.with_approval(approval)),
-            ),
-            Err(error) => log(&format!(
-                "{origin}: tool #{} cannot be declared: {error}",
-                index + 1
-            )),
-        }
+        decls.extend(declare(origin, approval, index, tool));
     }
     decls
+}
+
+/// The declaration of the `index`th tool an upstream listed, if the import
+/// can read it (it is logged otherwise).
+fn declare(origin: &str, approval: Approval, index: usize, tool: &Value) -> Vec<ToolDecl> {
+    let one = Value::Array(vec![tool.clone()]);
+    match disclose::import::mcp(one.to_string(), origin) {
+        Ok(imported) => imported
+            .tools
+            .into_iter()
+            .map(|decl| decl.with_approval(approval))
+            .collect(),
+        Err(error) => {
+            log(&format!(
+                "{origin}: tool #{} cannot be declared: {error}",
+                index + 1
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// One declaration of the snapshot: offered for admission, or withheld
+/// because what the server listed holds a config secret. A withheld one is
+/// recorded redacted, as not admitted (`admitted: false`), and never
+/// reaches a run: a redaction never changes a tool's name or what it does.
+struct Offered {
+    decl: ToolDecl,
+    withheld: bool,
 }
 
 /// The one upstream snapshot every run of the gateway starts from: every
@@ -70,18 +88,46 @@ pub fn declarations(origin: &str, approval: Approval, tools: &[Value]) -> Vec<To
 /// gateway starts; each session admits the same declarations into its own
 /// run, so every session's catalog is the same, byte for byte.
 pub struct Snapshot {
-    decls: Vec<ToolDecl>,
+    decls: Vec<Offered>,
     profile: Option<Profile>,
 }
 
 impl Snapshot {
     /// The declarations of every upstream's tools, by origin (as `listed`
-    /// comes), each server's in its own order.
-    pub fn new(listed: &[Listed<'_>], profile: Option<Profile>) -> Snapshot {
-        let decls = listed
-            .iter()
-            .flat_map(|upstream| declarations(upstream.origin, upstream.approval, upstream.tools))
-            .collect();
+    /// comes), each server's in its own order. A tool whose listing holds
+    /// one of `secrets` anywhere (its name, description, schemas,
+    /// annotations) is withheld, and stderr names the server, the tool and
+    /// where the config holds the secret, never its value.
+    pub fn new(listed: &[Listed<'_>], profile: Option<Profile>, secrets: &Secrets) -> Snapshot {
+        let mut decls = Vec::new();
+        for upstream in listed {
+            let (origin, approval) = (upstream.origin, upstream.approval);
+            for (index, tool) in upstream.tools.iter().enumerate() {
+                let Some(place) = secrets.found_in(tool) else {
+                    let offered = declare(origin, approval, index, tool);
+                    decls.extend(offered.into_iter().map(|decl| Offered {
+                        decl,
+                        withheld: false,
+                    }));
+                    continue;
+                };
+                // stderr scrubs the name too, should it be the secret.
+                let name = tool
+                    .get("name")
+                    .map_or("(no name)".into(), Value::to_string);
+                log(&format!(
+                    "{origin}: tool #{} {name} is left out: its declaration holds the value of {place}, a secret (the recording keeps the declaration, redacted)",
+                    index + 1
+                ));
+                let mut redacted = tool.clone();
+                secrets.scrub_value(&mut redacted);
+                let withheld = declare(origin, approval, index, &redacted);
+                decls.extend(withheld.into_iter().map(|decl| Offered {
+                    decl,
+                    withheld: true,
+                }));
+            }
+        }
         Snapshot { decls, profile }
     }
 
@@ -90,7 +136,11 @@ impl Snapshot {
     pub fn start(&self, mut recorder: Recorder<Out>) -> StartedRun {
         let mut routes = BTreeMap::new();
         let mut refused = Vec::new();
-        for decl in &self.decls {
+        for Offered { decl, withheld } in &self.decls {
+            if *withheld {
+                recorder.unadmitted_tool(decl);
+                continue;
+            }
             match recorder.admit_tool(decl) {
                 Ok(tool) => {
                     routes.insert(
@@ -165,7 +215,7 @@ mod tests {
         let file = tempfile::tempfile().expect("a temporary file");
         let mut reader = file.try_clone().expect("a second handle");
         let recorder = Recorder::new(Out::File(file), "test");
-        let started = Snapshot::new(&listed, None).start(recorder);
+        let started = Snapshot::new(&listed, None, &Secrets::default()).start(recorder);
         let mut session = String::new();
         std::io::Seek::rewind(&mut reader).expect("rewind");
         std::io::Read::read_to_string(&mut reader, &mut session).expect("read back");

@@ -5,8 +5,10 @@
 //! `args`, `env` and `cwd`; an HTTP entry has `type` (`http`, also
 //! `streamable-http`), `url` and `headers`. `${VAR}` and `${VAR:-default}`
 //! are taken from the gateway's environment in `command`, `args`, `env`,
-//! `cwd`, `url` and `headers`, as Claude Code expands them. Our own key is
-//! `approval` (`required`, the default, or `never`); keys that other
+//! `cwd`, `url` and `headers`, as Claude Code expands them. Our own keys are
+//! `approval` (`required`, the default, or `never`) and, on a stdio entry,
+//! `secrets` (the `env` keys whose values are secrets whatever their
+//! names, beside those `secrets` finds by name); keys that other
 //! clients read (`disabled`, `timeout`, …) are left alone, named once on
 //! stderr as not read here.
 //!
@@ -57,6 +59,9 @@ pub enum Transport {
         env: Vec<(String, String)>,
         /// Its working directory.
         cwd: Option<PathBuf>,
+        /// The `env` keys the config's `"secrets"` names: their values are
+        /// secrets whatever the key (`secrets`).
+        secrets: Vec<String>,
     },
     /// Streamable HTTP.
     Http {
@@ -148,8 +153,8 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// The keys of an entry this gateway reads.
-const KNOWN: [&str; 8] = [
-    "type", "command", "args", "env", "cwd", "url", "headers", "approval",
+const KNOWN: [&str; 9] = [
+    "type", "command", "args", "env", "cwd", "url", "headers", "approval", "secrets",
 ];
 
 /// Reads a config. `file` names it in messages; `var` looks a variable up
@@ -282,6 +287,12 @@ fn server(
                 "is set on an HTTP server (it has \"url\")".into(),
             ));
         }
+        if entry.contains_key("secrets") {
+            return Err((
+                key("secrets"),
+                "is set on an HTTP server (it names \"env\" keys of a stdio server; every header value is a secret already)".into(),
+            ));
+        }
         let url = string(entry, "url", path, var)?.ok_or_else(|| {
             (
                 path.to_string(),
@@ -337,10 +348,12 @@ fn server(
                 ));
             }
         };
+        let env = pairs(entry, "env", path, var)?;
         Transport::Stdio {
             command,
             args,
-            env: pairs(entry, "env", path, var)?,
+            secrets: secret_keys(entry, path, &env)?,
+            env,
             cwd: string(entry, "cwd", path, var)?.map(PathBuf::from),
         }
     };
@@ -392,6 +405,42 @@ fn pairs(
             format!("is {}, not an object of strings", kind(other)),
         )),
     }
+}
+
+/// `"secrets"`: keys of the entry's `env`. A key that `env` does not hold
+/// is refused: a misspelt name would leave the credential it meant
+/// unprotected.
+fn secret_keys(
+    entry: &Map<String, Value>,
+    path: &str,
+    env: &[(String, String)],
+) -> Result<Vec<String>, Refused> {
+    let here = format!("{path}.secrets");
+    let items = match entry.get("secrets") {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            return Err((
+                here,
+                format!("is {}, not an array of \"env\" keys", kind(other)),
+            ));
+        }
+    };
+    let mut keys = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{here}[{i}]");
+        let Value::String(key) = item else {
+            return Err((at, format!("is {}, not a string", kind(item))));
+        };
+        if !env.iter().any(|(k, _)| k == key) {
+            return Err((
+                at,
+                format!("{} is not a key of this server's \"env\"", quoted(key)),
+            ));
+        }
+        keys.push(key.clone());
+    }
+    Ok(keys)
 }
 
 /// `${VAR}` and `${VAR:-default}` from the gateway's environment; a `$`
@@ -476,7 +525,7 @@ fn quoted(text: &str) -> String {
 }
 
 /// A key in a path: bare when it is a plain word, quoted otherwise.
-fn quote_key(key: &str) -> String {
+pub(crate) fn quote_key(key: &str) -> String {
     let plain = !key.is_empty()
         && key
             .bytes()

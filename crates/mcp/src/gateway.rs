@@ -17,7 +17,9 @@
 //! (recorded): `describe` is answered by the library, a refusal becomes a
 //! tool result with `isError` and the exact refusal text, and a routed call
 //! goes to its upstream under its raw name, after approval, and comes back
-//! as the upstream answered (with any config secret scrubbed, `secrets`).
+//! as the upstream answered (with any config secret scrubbed, `secrets`);
+//! the upstream's progress notifications for it reach the client that made
+//! it, under that client's progress token.
 //! The gateway never changes a run's catalog: a restarted upstream whose
 //! tool changed (by digest, SPEC §2) has that tool refused, in every
 //! session.
@@ -30,13 +32,14 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequest, InputRequests,
     InputRequiredResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ResultType, ServerConfig,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::approval::{self, Decision};
 use crate::session::{Allowance, SessionRun, lock};
@@ -188,16 +191,27 @@ impl Gateway {
         };
         let minted = routed.name.clone();
         let restarted = |tools: &[Value]| shared.compare_restarted(&route.origin, tools, &minted);
-        match upstream
-            .call(
-                &route.raw_name,
-                args,
-                &context.ct,
-                shared.options.call_timeout,
-                &restarted,
-            )
-            .await
-        {
+        // The client's progress token, when it asked for progress: the
+        // server's notifications for this call come back under it.
+        let (sink, progress) = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
+                (Some(sink), Some((token, progress)))
+            }
+            None => (None, None),
+        };
+        let called = upstream.call(
+            &route.raw_name,
+            args,
+            &context.ct,
+            shared.options.call_timeout,
+            &restarted,
+            sink,
+        );
+        // Every notification is sent before the result: the forwarding
+        // ends when the call has dropped its sink.
+        let (called, ()) = tokio::join!(called, forward_progress(&context.peer, progress));
+        match called {
             Called::Result(mut result) => {
                 // The 2026-07-28 envelope; rmcp drops it for older clients.
                 result.result_type = Some(ResultType::COMPLETE);
@@ -303,6 +317,27 @@ fn new_state() -> String {
         bytes = (nanos ^ u128::from(n)).to_le_bytes();
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Sends each progress notification of a call to the client that made it,
+/// under the client's own token (its message scrubbed), until the call
+/// ends.
+async fn forward_progress(
+    peer: &rmcp::Peer<RoleServer>,
+    progress: Option<(ProgressToken, UnboundedReceiver<ProgressNotificationParam>)>,
+) {
+    let Some((token, mut progress)) = progress else {
+        return;
+    };
+    while let Some(upstream) = progress.recv().await {
+        let mut notification = ProgressNotificationParam::new(token.clone(), upstream.progress);
+        notification.total = upstream.total;
+        notification.message = upstream
+            .message
+            .map(|message| crate::secrets::scrub(&message).into_owned());
+        // A client that went away misses the rest; the call still ends.
+        let _ = peer.notify_progress(notification).await;
+    }
 }
 
 /// An upstream result with every config secret replaced.

@@ -16,7 +16,7 @@
 //! (the `disclose mcp` subcommand).
 //!
 //! Layers: [`config`] (the file, typed), [`secrets`] (config credentials
-//! scrubbed from all output), [`upstream`] (one server, its process and its
+//! scrubbed from all output, and the declarations that hold one withheld), [`upstream`] (one server, its process and its
 //! calls), [`catalog`] (the snapshot and each started run), [`shared`]
 //! (what every session shares), [`gateway`] (the MCP server over one
 //! session, any transport), [`session`] (one session's run, recording and
@@ -274,13 +274,7 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         .values()
         .map(|server| Arc::new(Upstream::new(server.clone(), args.start_timeout)))
         .collect();
-    let mut started = upstream::start_all(upstreams).await;
-    // What an upstream lists is admitted, and so recorded: no secret in it.
-    for (_, tools) in &mut started {
-        for tool in tools.iter_mut() {
-            secrets::installed().scrub_value(tool);
-        }
-    }
+    let started = upstream::start_all(upstreams).await;
     let approvals: BTreeMap<&str, disclose::Approval> = config
         .servers
         .iter()
@@ -311,7 +305,12 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
     if !left_out.is_empty() {
         about.push_str(&format!(" (left out: {})", left_out.join(", ")));
     }
-    let snapshot = Snapshot::new(&listed, args.profile.map(Profile::from));
+    // A declaration that holds a secret is withheld, never rewritten.
+    let snapshot = Snapshot::new(
+        &listed,
+        args.profile.map(Profile::from),
+        secrets::installed(),
+    );
     let first_run = snapshot.start(Recorder::new(out, &about));
     for refused in &first_run.refused {
         log(refused);

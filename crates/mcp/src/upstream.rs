@@ -12,23 +12,26 @@
 use std::fmt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-    ClientRequest, CustomRequest, CustomResult, Implementation, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientCapabilities, ClientConfig, ClientRequest, CustomRequest, CustomResult, Implementation,
+    ProgressNotificationParam, ProgressToken, ServerResult,
 };
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Server, Transport, redact_url};
 use crate::log;
+use crate::session::lock;
 
 /// The most pages of `tools/list` read from one server: a server whose
 /// cursor never ends cannot hold the start forever.
@@ -41,7 +44,44 @@ const STOP_GRACE: Duration = Duration::from_secs(2);
 struct Connection {
     service: RunningService<RoleClient, Handler>,
     child: Option<Child>,
+    /// Which of the upstream's connections this is (0 for the first).
+    generation: u64,
+    /// Its calls in flight that forward progress (shared with its handler).
+    progress: InFlight,
 }
+
+impl Connection {
+    /// What a call needs of it, held without its lock.
+    fn up(&self) -> Up {
+        Up {
+            generation: self.generation,
+            peer: self.service.peer().clone(),
+            http: self.child.is_none(),
+            exited: self.child.as_ref().map(|c| c.exited.clone()),
+            progress: Arc::clone(&self.progress),
+        }
+    }
+}
+
+/// A connection that is up, as one call holds it.
+struct Up {
+    generation: u64,
+    peer: rmcp::Peer<RoleClient>,
+    /// Whether it is streamable HTTP (a child process's stdio otherwise).
+    http: bool,
+    exited: Option<watch::Receiver<Option<ExitStatus>>>,
+    progress: InFlight,
+}
+
+/// Where a call's progress goes: each `notifications/progress` its server
+/// sends for it, with the server's token (the gateway puts its client's).
+pub type ProgressSink = mpsc::UnboundedSender<ProgressNotificationParam>;
+
+/// The progress tokens of a connection's calls in flight that forward
+/// progress, each with its sink: rmcp gives every request a token of its
+/// own, unique on the connection, so a notification reaches the one call
+/// it is about and no other.
+type InFlight = Arc<std::sync::Mutex<Vec<(ProgressToken, ProgressSink)>>>;
 
 /// The child process of a stdio upstream.
 struct Child {
@@ -55,8 +95,8 @@ struct Child {
 enum State {
     /// Serving.
     Up(Connection),
-    /// Exited or closed; `reported` once a call has been told so.
-    Down { why: String, reported: bool },
+    /// Exited or closed: the next call restarts it.
+    Down,
     /// Stopped with the gateway.
     Stopped,
 }
@@ -66,6 +106,8 @@ pub struct Upstream {
     server: Server,
     start_timeout: Duration,
     state: tokio::sync::Mutex<State>,
+    /// How many connections it has opened.
+    connections: AtomicU64,
 }
 
 /// Why an upstream could not be started.
@@ -95,6 +137,7 @@ impl Upstream {
             server,
             start_timeout,
             state: tokio::sync::Mutex::new(State::Stopped),
+            connections: AtomicU64::new(0),
         }
     }
 
@@ -115,7 +158,8 @@ impl Upstream {
     async fn connect(&self) -> Result<(Connection, Vec<Value>), StartError> {
         let timeout = self.start_timeout;
         let started = tokio::time::timeout(timeout, async {
-            let connection = connect(&self.server).await?;
+            let mut connection = connect(&self.server).await?;
+            connection.generation = self.connections.fetch_add(1, Ordering::Relaxed);
             let tools = list_tools(&connection.service, &self.server.origin).await;
             match tools {
                 Ok(tools) => Ok((connection, tools)),
@@ -135,9 +179,14 @@ impl Upstream {
         }
     }
 
-    /// Calls `name` (its raw name) with `args`. `restarted` is called with
-    /// the tools a restarted server lists, before the call is made, so the
-    /// gateway can refuse a tool that changed.
+    /// Calls `name` (its raw name) with `args`, forwarding each progress
+    /// notification the server sends for it to `progress`. A server known
+    /// to be down, or found down when the call is sent (it could not be
+    /// reached, so it never saw the call), is restarted (or reconnected)
+    /// by this call, which then goes to it: `restarted` is called with
+    /// the tools it lists first, so the gateway can refuse a tool that
+    /// changed. A server that goes down while it holds the call is not
+    /// called again: the call may have done its work.
     pub async fn call(
         &self,
         name: &str,
@@ -145,123 +194,117 @@ impl Upstream {
         cancel: &CancellationToken,
         timeout: Duration,
         restarted: &(dyn Fn(&[Value]) -> Option<String> + Sync),
+        progress: Option<ProgressSink>,
     ) -> Called {
         let origin = &self.server.origin;
-        let peer_and_child = {
-            let mut state = self.state.lock().await;
-            self.notice_exit(&mut state);
-            match &mut *state {
-                State::Up(connection) => Ok((
-                    connection.service.peer().clone(),
-                    connection.child.as_ref().map(|c| c.exited.clone()),
-                )),
-                State::Down { why, reported } if !*reported => {
-                    *reported = true;
-                    Err(format!(
-                        "disclose: server \"{origin}\" {why}; it is {} on the next call to one of its tools\n",
-                        self.again().1
-                    ))
-                }
-                State::Down { .. } => {
-                    log(&format!("{origin}: {}", self.again().0));
-                    match self.connect().await {
-                        Ok((connection, tools)) => {
-                            let refusal = restarted(&tools);
-                            let peer = connection.service.peer().clone();
-                            let exited = connection.child.as_ref().map(|c| c.exited.clone());
-                            *state = State::Up(connection);
-                            log(&format!("{origin}: {}", self.again().1));
-                            match refusal {
-                                Some(refusal) => Err(refusal),
-                                None => Ok((peer, exited)),
-                            }
-                        }
-                        Err(error) => {
-                            let why = format!("could not be restarted: {error}");
-                            log(&format!("{origin}: {why}"));
-                            *state = State::Down {
-                                why: why.clone(),
-                                reported: false,
-                            };
-                            Err(format!(
-                                "disclose: server \"{origin}\" {why}; it is tried again on the next call to one of its tools\n"
-                            ))
-                        }
-                    }
-                }
-                State::Stopped => Err(format!(
-                    "disclose: server \"{origin}\" is stopped: the gateway is shutting down\n"
-                )),
-            }
-        };
-        let (peer, exited) = match peer_and_child {
-            Ok(found) => found,
-            Err(text) => return Called::Failed(text),
-        };
-        let mut params = CallToolRequestParams::new(name.to_string());
-        params.arguments = args;
-        // Dropping this future sends `notifications/cancelled` upstream (rmcp).
-        let call = peer.call_tool_once(params);
-        let answer = tokio::select! {
-            answer = tokio::time::timeout(timeout, call) => answer,
-            () = cancel.cancelled() => return Called::Cancelled,
-        };
-        match answer {
-            Ok(Ok(CallToolResponse::Complete(result))) => Called::Result(result),
-            Ok(Ok(_)) => Called::Failed(format!(
-                "disclose: server \"{origin}\" answered tools/call \"{name}\" with a result this gateway does not pass on (input required, or a task)\n"
-            )),
-            Ok(Err(error)) => {
-                // A closed transport: say how the child exited, when it did.
-                let status = match exited {
-                    Some(mut exited) => wait_exit(&mut exited).await,
-                    None => None,
-                };
-                let mut state = self.state.lock().await;
-                self.notice_exit(&mut state);
-                // A request that could not be sent (an HTTP server that
-                // stopped listening) broke the connection as much as a
-                // closed one: the next call connects again.
-                let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
-                if peer.is_transport_closed() || status.is_some() || unsent {
-                    let why = match status {
-                        Some(status) => format!("exited ({status})"),
-                        None if unsent && session_expired(&error) => {
-                            "no longer knows the gateway's session (it restarted)".to_string()
-                        }
-                        None if unsent => format!("could not be reached ({})", cause(&error)),
-                        None => "closed the connection".to_string(),
+        let mut again = true;
+        loop {
+            let up = match self.ready(restarted).await {
+                Ok(up) => up,
+                Err(text) => return Called::Failed(text),
+            };
+            let outcome = send(
+                &up,
+                origin,
+                name,
+                args.clone(),
+                progress.clone(),
+                cancel,
+                timeout,
+            )
+            .await;
+            let (why, during) = match outcome {
+                Sent::Answered(called) => return called,
+                Sent::Unreached(error) => (down_why(&error, None), false),
+                Sent::Broken(error) => {
+                    // A closed transport: say how the child exited, when it did.
+                    let status = match up.exited {
+                        Some(mut exited) => wait_exit(&mut exited).await,
+                        None => None,
                     };
-                    if let State::Up(_) = &*state {
-                        log(&format!("{origin}: {why}"));
+                    // A request that could not be sent (an HTTP server that
+                    // broke off) broke the connection as much as a closed one.
+                    let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
+                    if !unsent && !up.peer.is_transport_closed() && status.is_none() {
+                        return Called::Failed(format!(
+                            "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
+                            error_text(&error)
+                        ));
                     }
-                    if !matches!(&*state, State::Stopped) {
-                        let old = std::mem::replace(
-                            &mut *state,
-                            State::Down {
-                                why: why.clone(),
-                                reported: true,
-                            },
-                        );
-                        if let State::Up(connection) = old {
-                            tokio::spawn(stop(connection));
-                        }
-                    }
-                    Called::Failed(format!(
-                        "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {} on the next call to one of its tools\n",
-                        self.again().1
-                    ))
-                } else {
-                    Called::Failed(format!(
-                        "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
-                        error_text(&error)
-                    ))
+                    (down_why(&error, status), true)
+                }
+            };
+            self.went_down(up.generation, &why).await;
+            let done = self.again().1;
+            if during {
+                return Called::Failed(format!(
+                    "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {done} on the next call to one of its tools\n"
+                ));
+            }
+            if !again {
+                return Called::Failed(format!(
+                    "disclose: server \"{origin}\" {why} when tools/call \"{name}\" was sent, again once {done}; it is {done} on the next call to one of its tools\n"
+                ));
+            }
+            again = false;
+        }
+    }
+
+    /// The connection to call on: the one that is up, or a new one when
+    /// the server is down (its tools compared with the run's, through
+    /// `restarted`). Otherwise the answer to give.
+    async fn ready(
+        &self,
+        restarted: &(dyn Fn(&[Value]) -> Option<String> + Sync),
+    ) -> Result<Up, String> {
+        let origin = &self.server.origin;
+        let mut state = self.state.lock().await;
+        self.notice_exit(&mut state);
+        match &*state {
+            State::Up(connection) => return Ok(connection.up()),
+            State::Stopped => {
+                return Err(format!(
+                    "disclose: server \"{origin}\" is stopped: the gateway is shutting down\n"
+                ));
+            }
+            State::Down => {}
+        }
+        let (doing, done) = self.again();
+        log(&format!("{origin}: {doing}"));
+        match self.connect().await {
+            Ok((connection, tools)) => {
+                let up = connection.up();
+                *state = State::Up(connection);
+                log(&format!("{origin}: {done}"));
+                match restarted(&tools) {
+                    Some(refusal) => Err(refusal),
+                    None => Ok(up),
                 }
             }
-            Err(_) => Called::Failed(format!(
-                "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
-                timeout.as_secs_f64()
-            )),
+            Err(error) => {
+                let why = format!("could not be {done}: {error}");
+                log(&format!("{origin}: {why}"));
+                *state = State::Down;
+                Err(format!(
+                    "disclose: server \"{origin}\" {why}; it is tried again on the next call to one of its tools\n"
+                ))
+            }
+        }
+    }
+
+    /// Moves the server to `Down` when `connection` (a generation) is
+    /// still the one it is up on, logging why and closing it: a call that
+    /// failed on an old connection leaves alone the one another call has
+    /// opened since.
+    async fn went_down(&self, connection: u64, why: &str) {
+        let mut state = self.state.lock().await;
+        self.notice_exit(&mut state);
+        if !matches!(&*state, State::Up(up) if up.generation == connection) {
+            return;
+        }
+        log(&format!("{}: {why}", self.server.origin));
+        if let State::Up(old) = std::mem::replace(&mut *state, State::Down) {
+            tokio::spawn(stop(old));
         }
     }
 
@@ -293,18 +336,8 @@ impl Upstream {
             }
             None => return,
         };
-        log(&format!(
-            "{}: {why}; it is {} on the next call to one of its tools",
-            self.server.origin,
-            self.again().1
-        ));
-        let old = std::mem::replace(
-            state,
-            State::Down {
-                why,
-                reported: false,
-            },
-        );
+        log(&format!("{}: {why}", self.server.origin));
+        let old = std::mem::replace(state, State::Down);
         if let State::Up(connection) = old {
             tokio::spawn(stop(connection));
         }
@@ -317,6 +350,170 @@ impl Upstream {
         if let State::Up(connection) = std::mem::replace(&mut *state, State::Stopped) {
             stop(connection).await;
         }
+    }
+}
+
+/// Why a call found the server down: how its child exited, or what its
+/// transport said.
+fn down_why(error: &rmcp::ServiceError, status: Option<ExitStatus>) -> String {
+    match status {
+        Some(status) => format!("exited ({status})"),
+        None if session_expired(error) => {
+            "no longer knows the gateway's session (it restarted)".to_string()
+        }
+        None if matches!(error, rmcp::ServiceError::TransportSend(_)) => {
+            format!("could not be reached ({})", cause(error))
+        }
+        None => "closed the connection".to_string(),
+    }
+}
+
+/// How one sending of a call went.
+enum Sent {
+    /// The server answered, or the call ended without needing it again.
+    Answered(Called),
+    /// The call never reached the server (its connection was gone, or could
+    /// not be opened, or the server no longer knew the session): calling it
+    /// again on a new connection is safe.
+    Unreached(rmcp::ServiceError),
+    /// The call was sent and came back with this error: it may have run.
+    Broken(rmcp::ServiceError),
+}
+
+/// Sends one `tools/call` to `origin` on `up`, forwarding its progress to
+/// `progress`.
+async fn send(
+    up: &Up,
+    origin: &str,
+    name: &str,
+    args: Option<Map<String, Value>>,
+    progress: Option<ProgressSink>,
+    cancel: &CancellationToken,
+    timeout: Duration,
+) -> Sent {
+    let mut params = CallToolRequestParams::new(name.to_string());
+    params.arguments = args;
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = match up
+        .peer
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+    {
+        Ok(handle) => handle,
+        // Its service has ended: the request went nowhere.
+        Err(error @ rmcp::ServiceError::TransportClosed) => return Sent::Unreached(error),
+        Err(error) => {
+            return Sent::Answered(Called::Failed(format!(
+                "disclose: server \"{origin}\" could not be sent tools/call \"{name}\": {}\n",
+                error_text(&error)
+            )));
+        }
+    };
+    let _forwarding = progress.map(|sink| Forwarding::new(&up.progress, &handle, sink));
+    let mut abandoned = Abandoned {
+        peer: up.peer.clone(),
+        id: Some(handle.id.clone()),
+    };
+    let answer = tokio::select! {
+        answer = tokio::time::timeout(timeout, handle.await_response()) => answer,
+        () = cancel.cancelled() => return Sent::Answered(Called::Cancelled),
+    };
+    let Ok(answer) = answer else {
+        return Sent::Answered(Called::Failed(format!(
+            "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
+            timeout.as_secs_f64()
+        )));
+    };
+    abandoned.id = None;
+    match answer {
+        Ok(ServerResult::CallToolResult(result)) => Sent::Answered(Called::Result(result)),
+        Ok(ServerResult::EmptyResult(_)) => {
+            Sent::Answered(Called::Result(CallToolResult::success(Vec::new())))
+        }
+        Ok(_) => Sent::Answered(Called::Failed(format!(
+            "disclose: server \"{origin}\" answered tools/call \"{name}\" with a result this gateway does not pass on (input required, or a task)\n"
+        ))),
+        Err(error) if never_reached(&error, up.http) => Sent::Unreached(error),
+        Err(error) => Sent::Broken(error),
+    }
+}
+
+/// Whether a call that failed with `error` never reached its server: a
+/// request that could not be written to a child (it is gone), or an HTTP
+/// server that refused the connection or answered that it no longer knows
+/// the session (it ran nothing).
+fn never_reached(error: &rmcp::ServiceError, http: bool) -> bool {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    if !matches!(error, rmcp::ServiceError::TransportSend(_)) {
+        return false;
+    }
+    if !http {
+        return true;
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(error) = cause {
+        match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+            Some(StreamableHttpError::SessionExpired) => return true,
+            Some(StreamableHttpError::Client(error)) => return error.is_connect(),
+            _ => cause = error.source(),
+        }
+    }
+    false
+}
+
+/// A call's progress sink, registered under its request's token for as
+/// long as the call is awaited.
+struct Forwarding {
+    in_flight: InFlight,
+    token: ProgressToken,
+}
+
+impl Forwarding {
+    fn new(
+        in_flight: &InFlight,
+        handle: &rmcp::service::RequestHandle<RoleClient>,
+        sink: ProgressSink,
+    ) -> Forwarding {
+        let token = handle.progress_token.clone();
+        lock(in_flight).push((token.clone(), sink));
+        Forwarding {
+            in_flight: Arc::clone(in_flight),
+            token,
+        }
+    }
+}
+
+impl Drop for Forwarding {
+    fn drop(&mut self) {
+        lock(&self.in_flight).retain(|(token, _)| *token != self.token);
+    }
+}
+
+/// A call awaited: dropped before its answer (the client cancelled it, or
+/// it timed out), it sends `notifications/cancelled` for it, as rmcp does
+/// for its own calls.
+struct Abandoned {
+    peer: rmcp::Peer<RoleClient>,
+    id: Option<rmcp::model::RequestId>,
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        // Outside the runtime (it is shutting down) there is no one to tell.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let cancelled = CancelledNotificationParam::new(
+            Some(id),
+            Some("request abandoned by the caller".to_string()),
+        );
+        runtime.spawn(async move {
+            let _ = peer.notify_cancelled(cancelled).await;
+        });
     }
 }
 
@@ -388,13 +585,31 @@ fn kill_group(pid: i32, signal: i32) {
     }
 }
 
-/// The client handler of an upstream: logs what the server announces.
+/// The client handler of an upstream: logs what the server announces, and
+/// hands each progress notification to the call it is about.
 #[derive(Clone)]
 struct Handler {
     origin: String,
+    progress: InFlight,
 }
 
 impl ClientHandler for Handler {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let sink = lock(&self.progress)
+            .iter()
+            .find(|(token, _)| *token == params.progress_token)
+            .map(|(_, sink)| sink.clone());
+        // A notification for no call in flight (late, or never asked for)
+        // goes nowhere.
+        if let Some(sink) = sink {
+            let _ = sink.send(params);
+        }
+    }
+
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         // SPEC §3: the run's tool list never changes; a restart compares
         // digests (docs/decisions.md).
@@ -415,8 +630,10 @@ impl ClientHandler for Handler {
 }
 
 async fn connect(server: &Server) -> Result<Connection, StartError> {
+    let progress = InFlight::default();
     let handler = Handler {
         origin: server.origin.clone(),
+        progress: Arc::clone(&progress),
     };
     match &server.transport {
         Transport::Stdio {
@@ -424,6 +641,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
             args,
             env,
             cwd,
+            ..
         } => {
             let mut cmd = tokio::process::Command::new(command);
             cmd.args(args)
@@ -482,7 +700,12 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                     }));
                 }
             };
-            Ok(Connection { service, child })
+            Ok(Connection {
+                service,
+                child,
+                generation: 0,
+                progress,
+            })
         }
         Transport::Http { url, headers } => {
             // rmcp takes a HashMap; its order reaches no output.
@@ -526,6 +749,8 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
             Ok(Connection {
                 service,
                 child: None,
+                generation: 0,
+                progress,
             })
         }
     }

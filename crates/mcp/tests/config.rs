@@ -31,7 +31,8 @@ fn summary(config: &Config) -> String {
                 args,
                 env,
                 cwd,
-            } => format!("stdio {command} {args:?} env {env:?} cwd {cwd:?}"),
+                secrets,
+            } => format!("stdio {command} {args:?} env {env:?} cwd {cwd:?} secrets {secrets:?}"),
             Transport::Http { url, headers } => format!("http {url} headers {headers:?}"),
         };
         out.push_str(&format!(
@@ -54,9 +55,9 @@ fn claude_desktop_and_claude_code_entries_read_unchanged() {
         "sh": {"type": "streamable-http", "url": "http://127.0.0.1:8080/mcp", "disabled": false, "timeout": 5},
         "plain": {"type": "stdio", "command": "srv"}
     }}"#), @r#"
-fs: stdio node ["/home/u/fs.js", "/srv/data"] env [] cwd Some("/home/u"), approval never
-github: stdio npx ["-y", "@modelcontextprotocol/server-github"] env [("GITHUB_TOKEN", "s3cret")] cwd None, approval required
-plain: stdio srv [] env [] cwd None, approval required
+fs: stdio node ["/home/u/fs.js", "/srv/data"] env [] cwd Some("/home/u") secrets [], approval never
+github: stdio npx ["-y", "@modelcontextprotocol/server-github"] env [("GITHUB_TOKEN", "s3cret")] cwd None secrets [], approval required
+plain: stdio srv [] env [] cwd None secrets [], approval required
 remote: http https://example.com/mcp headers [("Authorization", "Bearer s3cret")], approval required
 sh: http http://127.0.0.1:8080/mcp headers [], approval required
 ignored mcpServers.sh.disabled
@@ -113,5 +114,15 @@ fn variables_are_expanded_or_the_unset_one_is_named() {
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "headers": {"Authorization": "Bearer ${NOPE}"}}}}"#), @"mcp.json: mcpServers.a.headers.Authorization: ${NOPE} is not set in the gateway's environment (set it, or write ${NOPE:-default})");
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "args": ["${TOKEN"]}}}"#), @r#"mcp.json: mcpServers.a.args[0]: has "${" without its closing "}""#);
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "args": ["${1X}"]}}}"#), @r#"mcp.json: mcpServers.a.args[0]: "${1X}" is not a variable name (letters, digits and _)"#);
-    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "$HOME/${TOKEN}$"}}}"#), @"a: stdio $HOME/s3cret$ [] env [] cwd None, approval required");
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "$HOME/${TOKEN}$"}}}"#), @"a: stdio $HOME/s3cret$ [] env [] cwd None secrets [], approval required");
+}
+
+#[test]
+fn secrets_names_env_keys_of_a_stdio_server_and_nothing_else() {
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "env": {"PLAIN": "v", "OTHER": "w"}, "secrets": ["PLAIN"]}}}"#), @r#"a: stdio x [] env [("OTHER", "w"), ("PLAIN", "v")] cwd None secrets ["PLAIN"], approval required"#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "env": {"PLAIN": "v"}, "secrets": ["PLAIN", "PLAN"]}}}"#), @r#"mcp.json: mcpServers.a.secrets[1]: "PLAN" is not a key of this server's "env""#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "secrets": ["PLAIN"]}}}"#), @r#"mcp.json: mcpServers.a.secrets[0]: "PLAIN" is not a key of this server's "env""#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "env": {"K": "v"}, "secrets": "K"}}}"#), @r#"mcp.json: mcpServers.a.secrets: is a string, not an array of "env" keys"#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "env": {"K": "v"}, "secrets": [["K"]]}}}"#), @"mcp.json: mcpServers.a.secrets[0]: is an array, not a string");
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "headers": {"K": "v"}, "secrets": ["K"]}}}"#), @r#"mcp.json: mcpServers.a.secrets: is set on an HTTP server (it names "env" keys of a stdio server; every header value is a secret already)"#);
 }
