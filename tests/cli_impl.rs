@@ -880,7 +880,7 @@ fn a_matrix_of_two_and_its_reports() {
           }
         }
       ],
-      "contract": 3,
+      "contract": 4,
       "corpus": "corpora",
       "format": 1,
       "golden": "golden",
@@ -890,7 +890,7 @@ fn a_matrix_of_two_and_its_reports() {
           "expect": null,
           "hello": {
             "contract": [
-              3
+              4
             ],
             "homepage": null,
             "language": "rust",
@@ -914,7 +914,7 @@ fn a_matrix_of_two_and_its_reports() {
           "expect": null,
           "hello": {
             "contract": [
-              3
+              4
             ],
             "homepage": null,
             "language": "rust",

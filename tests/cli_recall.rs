@@ -1,7 +1,7 @@
 //! `disclose recall` through the public CLI: ranks, misses, figures and
 //! report formats; every bad input is checked for its `path:line:column`,
 //! its exit status 2, and that the good tasks beside it are still measured.
-//! The ranks are contract 3's (SPEC §5.3): where only keywords can score
+//! The ranks are contract 4's (SPEC §5.3): where only keywords can score
 //! (a query whose words have no vector, so every cosine is 0) the
 //! arithmetic is in the comments; elsewhere a rank also weighs the cosine of
 //! the word vectors, and is the one `describe` lists, which
@@ -35,20 +35,20 @@ const CATALOG: &str = r#"{"op":"session","format":1,"about":"recall test catalog
 ///    so the query vector is 0 and every cosine 0; `ꙮ` is in
 ///    gh__close_issue's text only (df 1, weight 6): it alone scores, 1024,
 ///    and gh__list_issues is a miss.
-/// 3. issues: gh__list_issues (name) leads the keywords; with the vectors,
-///    triage comes third (the fused ranking).
+/// 3. gh__list_issues (`list`, `issues`) leads; with the vectors, triage
+///    (`sort`, `issues`) comes second (the fused ranking).
 /// 4. (after a blank line) close 6·4 + issue 4·4: gh__close_issue 40,
 ///    gh__create_issue 16: #1, both expected names listed.
 const QUERIES: &str = r#"{"query": "Please open a new issue about the crash.", "expect": ["gh__create_issue"]}
 {"query": "Is it ꙮ?", "expect": ["gh__list_issues"]}
-{"query": "How should I sort incoming issues?", "expect": ["triage"]}
+{"query": "List the issues I should sort", "expect": ["triage"]}
 
 {"query": "Close the issue.", "expect": ["gh__close_issue", "gh__create_issue"]}
 "#;
 
 /// hit@1 2/4, hit@3 3/4, hit@8 3/4; recall@8 (1 + 0 + 1 + 1)/4; MRR
-/// (1 + 0 + 1/3 + 1)/4.
-const FIGURES: &str = "hit@1 50.0%  hit@3 75.0%  hit@8 75.0%  recall@8 75.0%  MRR 0.583";
+/// (1 + 0 + 1/2 + 1)/4.
+const FIGURES: &str = "hit@1 50.0%  hit@3 75.0%  hit@8 75.0%  recall@8 75.0%  MRR 0.625";
 
 struct Files {
     dir: tempfile::TempDir,
@@ -86,7 +86,7 @@ fn human_report_ranks_each_task_and_sums_up() {
             "{queries} on {catalog}\n\
              \x20 #1    line 1    \"Please open a new issue about the crash.\" → gh__create_issue\n\
              \x20 miss  line 2    \"Is it ꙮ?\" → missed gh__list_issues; listed instead: gh__close_issue\n\
-             \x20 #3    line 3    \"How should I sort incoming issues?\" → triage, after gh__list_issues, gh__create_issue\n\
+             \x20 #2    line 3    \"List the issues I should sort\" → triage, after gh__list_issues\n\
              \x20 #1    line 5    \"Close the issue.\" → gh__close_issue\n\
              \x20 4 tasks: {FIGURES}\n\
              \n\
@@ -137,7 +137,7 @@ fn json_report_holds_every_task_and_the_figures() {
         [
             &Value::from(1),
             &Value::Null,
-            &Value::from(3),
+            &Value::from(2),
             &Value::from(1)
         ]
     );
@@ -162,7 +162,7 @@ fn json_report_holds_every_task_and_the_figures() {
     assert_eq!(summary["hit_rate_at_8"], 0.75);
     assert_eq!(summary["recall_at_8"], 0.75);
     let mrr = summary["mrr"].as_f64().unwrap_or_default();
-    assert!((mrr - 7.0 / 12.0).abs() < 1e-12, "{mrr}");
+    assert!((mrr - 2.5 / 4.0).abs() < 1e-12, "{mrr}");
     assert_eq!(report["min_hit8"], 80.0);
     assert_eq!(report["pass"], false);
     assert_eq!(report["errors"], 0);
@@ -185,7 +185,7 @@ fn json_report_holds_every_task_and_the_figures() {
             "hit_rate_at_1": 0.5,
             "hit_rate_at_3": 0.75,
             "hit_rate_at_8": 0.75,
-            "mrr": 0.5833333333333333,
+            "mrr": 0.625,
             "recall_at_8": 0.75,
             "tasks": 4
           },
@@ -200,9 +200,8 @@ fn json_report_holds_every_task_and_the_figures() {
                 "gh__create_issue",
                 "gh__close_issue",
                 "gh__list_issues",
-                "triage",
                 "call",
-                "describe"
+                "triage"
               ],
               "line": 1,
               "query": "Please open a new issue about the crash.",
@@ -229,15 +228,15 @@ fn json_report_holds_every_task_and_the_figures() {
               "found": "triage",
               "hits": [
                 "gh__list_issues",
-                "gh__create_issue",
                 "triage",
                 "gh__close_issue",
-                "call",
-                "describe"
+                "describe",
+                "gh__create_issue",
+                "call"
               ],
               "line": 3,
-              "query": "How should I sort incoming issues?",
-              "rank": 3
+              "query": "List the issues I should sort",
+              "rank": 2
             },
             {
               "expect": [
@@ -250,9 +249,9 @@ fn json_report_holds_every_task_and_the_figures() {
                 "gh__close_issue",
                 "gh__create_issue",
                 "gh__list_issues",
+                "triage",
                 "describe",
-                "call",
-                "triage"
+                "call"
               ],
               "line": 5,
               "query": "Close the issue.",
@@ -270,7 +269,7 @@ fn json_report_holds_every_task_and_the_figures() {
         "hit_rate_at_1": 0.5,
         "hit_rate_at_3": 0.75,
         "hit_rate_at_8": 0.75,
-        "mrr": 0.5833333333333333,
+        "mrr": 0.625,
         "recall_at_8": 0.75,
         "tasks": 4
       }
@@ -291,8 +290,8 @@ fn markdown_report_has_a_table_and_the_misses() {
             "## describe recall\n\n\
              | tasks | catalog | n | hit@1 | hit@3 | hit@8 | recall@8 | MRR |\n\
              |---|---|---:|---:|---:|---:|---:|---:|\n\
-             | `{queries}` | `{catalog}` | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.583 |\n\
-             | **all** |  | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.583 |\n\
+             | `{queries}` | `{catalog}` | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.625 |\n\
+             | **all** |  | 4 | 50.0% | 75.0% | 75.0% | 75.0% | 0.625 |\n\
              \n✅ hit@8 75.0% meets --min-hit8 70%\n\
              \n<details><summary>1 task missed</summary>\n\n\
              | task | query | expected | listed instead |\n|---|---|---|---|\n\
@@ -316,13 +315,15 @@ fn pairs_are_summed_and_a_child_catalog_sees_only_what_it_is_offered() {
     // triage) and `list` df 2 (list_issues, and describe's "ranked list")
     // weigh bit_length(6) = 3; `open` is in nothing the scout sees; `sort`
     // df 1 weighs 5. Task 1: gh__list_issues 12 + 12 = 24, then describe
-    // 3 and triage 3. Task 2: gh__list_issues 12, triage 5 + 3 = 8. (That is
-    // the keyword half, now over stems; the fused order with the cosine
-    // keeps these two ranks.)
+    // 3 and triage 3. Task 2: gh__list_issues holds `list` and `issues`
+    // in its name, triage `sort` and `issues`. (That is the keyword half,
+    // over stems; the fused order with the cosine keeps these two ranks.
+    // Under contract 4 the cosine lifts triage over gh__list_issues for
+    // the shorter "Sort issues.".)
     let child = files.write(
         "child.recall",
         "{\"query\": \"List the open issues.\", \"expect\": [\"gh__list_issues\"]}\n\
-         {\"query\": \"Sort issues.\", \"expect\": [\"triage\"]}\n",
+         {\"query\": \"Sort the list of issues.\", \"expect\": [\"triage\"]}\n",
     );
     let (code, out, err) = recall(&[&catalog, &queries, &scout, &child]);
     assert_eq!((code, err.as_str()), (Some(0), ""));
@@ -330,15 +331,15 @@ fn pairs_are_summed_and_a_child_catalog_sees_only_what_it_is_offered() {
         out.contains(&format!(
             "{child} on {scout}\n\
              \x20 #1    line 1    \"List the open issues.\" → gh__list_issues\n\
-             \x20 #2    line 2    \"Sort issues.\" → triage, after gh__list_issues\n\
+             \x20 #2    line 2    \"Sort the list of issues.\" → triage, after gh__list_issues\n\
              \x20 2 tasks: hit@1 50.0%  hit@3 100.0%  hit@8 100.0%  recall@8 100.0%  MRR 0.750\n"
         )),
         "{out}"
     );
-    // 6 tasks: hit@1 3, hit@3 5, hit@8 5; recall 5/6; MRR (7/3 + 1.5)/6.
+    // 6 tasks: hit@1 3, hit@3 5, hit@8 5; recall 5/6; MRR (2.5 + 1.5)/6.
     assert!(
         out.ends_with(
-            "6 tasks in 2 files: hit@1 50.0%  hit@3 83.3%  hit@8 83.3%  recall@8 83.3%  MRR 0.639\n"
+            "6 tasks in 2 files: hit@1 50.0%  hit@3 83.3%  hit@8 83.3%  recall@8 83.3%  MRR 0.667\n"
         ),
         "{out}"
     );
