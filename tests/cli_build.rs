@@ -10,11 +10,7 @@ use common::{disclose, stderr, stdout};
 #[test]
 fn the_default_build_has_the_gateway() {
     let help = disclose(&["--help"]);
-    assert!(
-        stdout(&help).contains("\n  mcp "),
-        "{}",
-        stdout(&help)
-    );
+    assert!(stdout(&help).contains("\n  mcp "), "{}", stdout(&help));
     let mcp = disclose(&["mcp", "--help"]);
     assert_eq!(mcp.status.code(), Some(0), "{}", stderr(&mcp));
     assert!(stdout(&mcp).contains("--config <FILE>"), "{}", stdout(&mcp));
