@@ -24,15 +24,19 @@ const HARNESS_ONLY: [&str; 11] = [
     "walkdir",
 ];
 
+/// The gateway's async stack: in the binary's default build, never in the
+/// gate alone (`--no-default-features`).
+const GATEWAY_ONLY: [&str; 5] = ["hyper", "reqwest", "rmcp", "rustls", "tokio"];
+
 /// `cargo tree -e normal` of a scratch crate depending on the workspace's
-/// crate in `folder` as `name`: one `name version` per distinct crate,
-/// sorted.
-fn scratch_tree(name: &str, folder: &str, extra: &[&str]) -> Vec<String> {
+/// crate in `folder` as `name` (its default features, unless `defaults` is
+/// false): one `name version` per distinct crate, sorted.
+fn scratch_tree(name: &str, folder: &str, defaults: bool, extra: &[&str]) -> Vec<String> {
     let repo = env!("CARGO_MANIFEST_DIR");
     let dir = tempfile::tempdir().expect("a temporary directory");
     let manifest = format!(
         "[package]\nname = \"scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\n{name} = {{ path = {path:?} }}\n\n[workspace]\n",
+         [dependencies]\n{name} = {{ path = {path:?}, default-features = {defaults} }}\n\n[workspace]\n",
         path = Path::new(repo).join(folder)
     );
     std::fs::write(dir.path().join("Cargo.toml"), manifest).expect("write the manifest");
@@ -78,7 +82,7 @@ fn names(crates: &[String]) -> Vec<&str> {
 
 #[test]
 fn the_library_alone_brings_no_harness_crate() {
-    let alone = scratch_tree("disclose", "crates/disclose", &[]);
+    let alone = scratch_tree("disclose", "crates/disclose", true, &[]);
     let alone_names = names(&alone);
     for harness in HARNESS_ONLY {
         assert!(
@@ -86,7 +90,7 @@ fn the_library_alone_brings_no_harness_crate() {
             "{harness} is in the library's tree: {alone:#?}"
         );
     }
-    let direct = scratch_tree("disclose", "crates/disclose", &["--depth", "2"]);
+    let direct = scratch_tree("disclose", "crates/disclose", true, &["--depth", "2"]);
     let mut direct: Vec<&str> = names(&direct)
         .into_iter()
         .filter(|name| !["disclose", "scratch"].contains(name))
@@ -111,7 +115,7 @@ fn the_library_alone_brings_no_harness_crate() {
 
     // The same check sees the harness's crates where they are, so it can
     // fail: the binary's package brings every one of them.
-    let whole = scratch_tree("disclose-cli", ".", &[]);
+    let whole = scratch_tree("disclose-cli", ".", true, &[]);
     let whole_names = names(&whole);
     for harness in HARNESS_ONLY {
         assert!(
@@ -120,4 +124,27 @@ fn the_library_alone_brings_no_harness_crate() {
         );
     }
     assert!(alone.len() < whole.len());
+}
+
+#[test]
+fn the_gate_alone_brings_no_gateway_crate() {
+    let gate = scratch_tree("disclose-cli", ".", false, &[]);
+    let gate_names = names(&gate);
+    for gateway in GATEWAY_ONLY {
+        assert!(
+            !gate_names.contains(&gateway),
+            "{gateway} is in the gate's tree without the gateway: {gate:#?}"
+        );
+    }
+    // It is still the harness (clap, rayon…), and the default build has
+    // the whole stack, so the check can fail.
+    assert!(gate_names.contains(&"clap") && gate_names.contains(&"rayon"));
+    let whole = scratch_tree("disclose-cli", ".", true, &[]);
+    let whole_names = names(&whole);
+    for gateway in GATEWAY_ONLY {
+        assert!(
+            whole_names.contains(&gateway),
+            "{gateway} is not in the default build's tree"
+        );
+    }
 }

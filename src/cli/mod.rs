@@ -48,11 +48,17 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Import(args) => import::run(&args),
         Command::Cost(args) => cost::run(&args),
         Command::Recall(args) => recall::run(&args),
+        #[cfg(feature = "mcp")]
         Command::Mcp(args) => Ok(match disclose_mcp::run(args) {
             0 => Exit::Pass,
             1 => Exit::Fail,
             _ => Exit::Usage,
         }),
+        #[cfg(not(feature = "mcp"))]
+        Command::Mcp(_) => {
+            eprintln!("{NO_GATEWAY}");
+            Ok(Exit::Usage)
+        }
         Command::Replay(args) => replay::run(&args),
         Command::Serve => conformance::serve::run(),
         Command::DiffReport(args) => check_report_diff::run(&args),
@@ -62,6 +68,11 @@ pub fn run(cli: Cli) -> Result<Exit> {
         }
     }
 }
+
+/// What `disclose mcp` says in a build without the gateway.
+#[cfg(not(feature = "mcp"))]
+const NO_GATEWAY: &str = "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
+     hint: build it with the default features to have it: cargo install --locked --path .";
 
 /// Writes `text` to stdout. A closed pipe (`disclose replay x | head`) is
 /// not an error: the reader has what it wanted.

@@ -37,8 +37,12 @@ type Headers = std::collections::HashMap<HeaderName, HeaderValue>;
 impl Client {
     /// The client rmcp's own would be: no idle connections kept (a reused
     /// one can stall 40 ms on a delayed ACK), redirects followed only when
-    /// they keep the method, the body and the origin.
+    /// they keep the method, the body and the origin. TLS is rustls with
+    /// ring (docs/decisions.md), the process's provider from the first
+    /// client on.
     pub fn new() -> Result<Client, reqwest::Error> {
+        // Already installed (by an earlier client): the same provider.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         reqwest::Client::builder()
             .pool_max_idle_per_host(0)
             .redirect(same_origin_redirects())
@@ -217,6 +221,30 @@ impl StreamableHttpClient for Client {
 mod tests {
     use super::*;
     use rmcp::model::{NumberOrString, ServerJsonRpcMessage};
+
+    /// The client speaks TLS with its own provider: building it does not
+    /// need one installed first, and an https upstream gets a TLS
+    /// ClientHello (a handshake record, TLS 1.0 to 1.3 framing).
+    #[tokio::test]
+    async fn an_https_upstream_gets_a_tls_handshake() {
+        use std::io::Read as _;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener.local_addr().expect("an address").port();
+        let first = std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().expect("the client connects");
+            let mut record = [0u8; 3];
+            stream.read_exact(&mut record).expect("it writes");
+            record
+        });
+        let client = Client::new().expect("the client builds");
+        let sent = client
+            .0
+            .get(format!("https://127.0.0.1:{port}/"))
+            .send()
+            .await;
+        assert!(sent.is_err(), "no TLS server answered");
+        assert_eq!(first.join().expect("the listener"), [0x16, 3, 1]);
+    }
 
     fn answer(json: &str) -> Posted {
         let message: ServerJsonRpcMessage = serde_json::from_str(json).expect("a message");

@@ -1,16 +1,21 @@
 //! One implementation's process: started from its argv (no shell), spoken
 //! to one line at a time, never trusted to answer.
 //!
-//! Three threads per process keep the harness from ever blocking on it: a
-//! writer (a full stdin pipe cannot hang the harness), a reader that turns
-//! stdout into lines (so an answer can be waited for with a timeout), and a
-//! collector that keeps the last lines of stderr for the report. A fourth
-//! watches for the process's exit, so a crash is told as a crash even while
-//! a process it started still holds its stdout. Each implementation runs in
-//! a process group of its own, and the whole group is killed when it
-//! crashes, hangs or breaks the protocol, and at the end: no process it
-//! started outlives `check` (unless it left the group, e.g. by `setsid`).
-//! The caller decides whether to start another.
+//! The caller's thread talks to it itself, with `poll(2)` (Unix): a message
+//! is written straight into its stdin, which is non-blocking, and what the
+//! pipe cannot take yet is written while the answer is awaited, so an
+//! implementation that stops reading cannot block the harness and one
+//! that writes before it has read everything cannot deadlock it. Its
+//! stdout is read, and cut into lines, only while an answer is awaited,
+//! with the timeout as the poll's. Two threads per process are never
+//! waited on for an answer: one keeps the last lines of stderr for the
+//! report, and one waits for the process's exit and says so on a pipe the
+//! poll watches, so a crash is told as a crash even while a process it
+//! started still holds its stdout. Each implementation runs in a process
+//! group of its own, and the whole group is killed when it crashes, hangs
+//! or breaks the protocol, and at the end: no process it started outlives
+//! `check` (unless it left the group, e.g. by `setsid`). The caller
+//! decides whether to start another.
 //!
 //! Nothing it writes is kept whole: a line longer than [`streams::LINE_MAX`] is
 //! dropped as it is read, and of bytes that break the protocol only the
@@ -18,11 +23,12 @@
 //!
 //! Sending and receiving are two steps ([`Process::send`], then
 //! [`Process::receive`]) so the caller can work between them while the
-//! implementation does; the timeout still runs from the send, and a line
-//! counts as on time by when the reader got it, not when it was looked at.
+//! implementation does. The timeout runs from the send; a line already
+//! there when the caller comes to receive is on time, whatever the
+//! caller's own work between the two took (docs/decisions.md).
 //!
-//! The bytes kept of what went wrong are [`trouble`]'s; reading stdout into
-//! lines and stderr into a tail is [`streams`]'s; the process group is
+//! The bytes kept of what went wrong are [`trouble`]'s; cutting stdout into
+//! lines and keeping stderr's tail is [`streams`]'s; the process group is
 //! [`group`]'s. Whether a line is a right answer is not decided here: the
 //! runner's `judge` does that.
 
@@ -31,16 +37,17 @@ mod streams;
 mod trouble;
 
 use std::collections::VecDeque;
-use std::io::Write as _;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::io::{ErrorKind, PipeReader, Read as _, Write as _};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rustix::event::{PollFd, PollFlags, Timespec};
 use serde_json::Value;
 
 use crate::cli::conformance::protocol::{self, HelloReply, MessageKind};
-use streams::{LINE_MAX, ReaderEvent, collect_stderr, read_lines};
+use streams::{LINE_MAX, StdoutLine, StdoutLines, collect_stderr};
 pub use trouble::{KEPT_MAX, Offending, Trouble, kept};
 
 /// How long after the process exited a line it wrote before is still
@@ -50,6 +57,10 @@ const AFTER_EXIT: Duration = Duration::from_millis(250);
 /// How long a dying process gets to finish writing stderr, and a process
 /// that was told `bye` gets to exit before it is killed, at least.
 const GRACE: Duration = Duration::from_secs(2);
+/// stdout is read this many bytes at a time (a Linux pipe's whole buffer).
+const CHUNK: usize = 64 * 1024;
+/// A send buffer larger than this is not kept for the next message.
+const UNSENT_KEPT: usize = 1024 * 1024;
 
 /// How the harness talks to implementations.
 #[derive(Clone, Debug)]
@@ -63,13 +74,25 @@ pub struct Settings {
 /// A running implementation.
 pub struct Process {
     child: Child,
-    /// Whether [`ReaderEvent::Exited`] was seen.
+    /// Whether its exit was seen.
     exited: bool,
     /// Whether the child's group was killed and the child reaped.
     reaped: bool,
-    to: Option<Sender<Vec<u8>>>,
-    /// Each line with the moment the reader got it.
-    from: Receiver<(ReaderEvent, Instant)>,
+    /// Its stdin, non-blocking; `None` once closed (by the harness, or
+    /// because it stopped reading and a write failed).
+    stdin: Option<ChildStdin>,
+    /// What was sent, from `written` on not yet taken by the pipe.
+    unsent: Vec<u8>,
+    written: usize,
+    /// stdin is closed once `unsent` is written (after `bye`).
+    closing: bool,
+    stdout: ChildStdout,
+    lines: StdoutLines,
+    /// What one read of stdout lands in.
+    chunk: Box<[u8]>,
+    /// Readable once the process has exited; `None` once that was seen,
+    /// or the watcher could not wait.
+    exit: Option<PipeReader>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_done: Receiver<()>,
 }
@@ -86,6 +109,10 @@ impl Process {
     /// Starts `argv` with piped stdio.
     pub fn start(argv: &[String]) -> Result<Process, String> {
         let (program, args) = argv.split_first().ok_or("the command is empty")?;
+        // Written by the exit watcher; like every pipe std makes, closed on
+        // exec, so the implementation does not hold it.
+        let (exit, mut exit_tx) =
+            std::io::pipe().map_err(|e| format!("could not start \"{program}\": {e}"))?;
         let mut command = Command::new(program);
         command
             .args(args)
@@ -97,35 +124,23 @@ impl Process {
             .spawn()
             .map_err(|e| format!("could not start \"{program}\": {e}"))?;
         group::enrol(&child);
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
+        let pipes = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+            (Some(stdin), Some(stdout), Some(stderr)) => rustix::io::ioctl_fionbio(&stdin, true)
+                .map(|()| (stdin, stdout, stderr))
+                .ok(),
+            _ => None,
+        };
+        let Some((stdin, stdout, stderr)) = pipes else {
             group::kill(&mut child);
             let _ = child.wait();
             return Err(format!("could not open the pipes of \"{program}\""));
         };
-        let (to, to_rx) = mpsc::channel::<Vec<u8>>();
-        std::thread::spawn(move || {
-            let mut stdin = stdin;
-            for message in to_rx {
-                if stdin
-                    .write_all(&message)
-                    .and_then(|()| stdin.flush())
-                    .is_err()
-                {
-                    break;
-                }
-            }
-            // Dropping stdin closes the pipe: the implementation sees EOF.
-        });
-        let (from_tx, from) = mpsc::channel();
-        let exit_tx = from_tx.clone();
-        std::thread::spawn(move || read_lines(stdout, &from_tx));
         let pid = child.id();
         std::thread::spawn(move || {
             if group::exited(pid) {
-                let _ = exit_tx.send((ReaderEvent::Exited, Instant::now()));
+                let _ = exit_tx.write_all(b"x");
             }
+            // Dropped without a byte: it could not wait.
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let (done_tx, stderr_done) = mpsc::channel();
@@ -138,8 +153,14 @@ impl Process {
             child,
             exited: false,
             reaped: false,
-            to: Some(to),
-            from,
+            stdin: Some(stdin),
+            unsent: Vec::new(),
+            written: 0,
+            closing: false,
+            stdout,
+            lines: StdoutLines::new(LINE_MAX),
+            chunk: vec![0; CHUNK].into_boxed_slice(),
+            exit: Some(exit),
             stderr: tail,
             stderr_done,
         })
@@ -176,16 +197,16 @@ impl Process {
         self.trouble(format!("the harness's own message {why}"), None)
     }
 
-    /// Sends one message. Returns when it was sent, for
+    /// Sends one message: as much of it as the pipe takes now, the rest
+    /// while the answer is awaited. Returns when it was sent, for
     /// [`Process::receive`].
     pub fn send(&mut self, message: &str) -> Result<Instant, Trouble> {
-        let mut line = Vec::with_capacity(message.len() + 1);
-        line.extend_from_slice(message.as_bytes());
-        line.push(b'\n');
-        let sent = Instant::now();
-        if self.to.as_ref().is_none_or(|to| to.send(line).is_err()) {
+        if self.stdin.is_none() {
             return Err(self.died("its stdin closed before the message was sent"));
         }
+        self.queue(message);
+        let sent = Instant::now();
+        self.write_some();
         Ok(sent)
     }
 
@@ -200,48 +221,58 @@ impl Process {
         // Once it exited (perhaps before this message was even sent), a
         // line it wrote before is awaited a little while.
         let mut after_exit = self.exited.then(|| Instant::now() + AFTER_EXIT);
+        // The first look does not wait: what it finds was there when the
+        // harness came for it. Only a line read after a wait is timed.
+        let mut looked = false;
+        let mut waited = false;
         loop {
+            if let Some(line) = self.lines.next() {
+                if waited && deadline.is_some_and(|deadline| Instant::now() > deadline) {
+                    return Err(self.trouble(late(), None));
+                }
+                return match line {
+                    StdoutLine::Text(raw) => match disclose_replay::json::parse_slice(&raw) {
+                        Ok(value) => Ok(Message { value, raw }),
+                        Err(e) => Err(self.trouble(
+                            format!("it wrote a line that is not JSON ({e})"),
+                            Some(Offending::of(&raw)),
+                        )),
+                    },
+                    StdoutLine::TooLong(start) => Err(self.trouble(
+                        format!("it wrote a line longer than {LINE_MAX} bytes"),
+                        Some(start),
+                    )),
+                    StdoutLine::Failed(why) => Err(self.died(&format!("its stdout failed: {why}"))),
+                    StdoutLine::End => Err(self.died("it closed stdout without answering")),
+                };
+            }
             let until = match (deadline, after_exit) {
                 (Some(d), Some(e)) => Some(d.min(e)),
                 (d, e) => d.or(e),
             };
-            let received = match until {
-                Some(until) => self
-                    .from
-                    .recv_timeout(until.saturating_duration_since(Instant::now())),
-                None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            let timeout = if looked {
+                until.map(|until| until.saturating_duration_since(Instant::now()))
+            } else {
+                Some(Duration::ZERO)
             };
-            return match received {
-                Ok((ReaderEvent::Exited, _)) => {
-                    self.exited = true;
-                    after_exit = Some(Instant::now() + AFTER_EXIT);
-                    continue;
-                }
-                Ok((_, at)) if deadline.is_some_and(|deadline| at > deadline) => {
-                    Err(self.trouble(late(), None))
-                }
-                Ok((ReaderEvent::Text(raw), _)) => match disclose_replay::json::parse_slice(&raw) {
-                    Ok(value) => Ok(Message { value, raw }),
-                    Err(e) => Err(self.trouble(
-                        format!("it wrote a line that is not JSON ({e})"),
-                        Some(Offending::of(&raw)),
-                    )),
-                },
-                Ok((ReaderEvent::TooLong(start), _)) => Err(self.trouble(
-                    format!("it wrote a line longer than {LINE_MAX} bytes"),
-                    Some(start),
-                )),
-                Ok((ReaderEvent::Failed(why), _)) => Err(self.died(&format!("its stdout failed: {why}"))),
-                Ok((ReaderEvent::End, _)) | Err(RecvTimeoutError::Disconnected) => {
-                    Err(self.died("it closed stdout without answering"))
-                }
-                Err(RecvTimeoutError::Timeout) if self.exited && deadline.is_none_or(|d| Instant::now() < d) => {
-                    Err(self.died(
+            let was_exited = self.exited;
+            let woke = self.wait(timeout);
+            waited = looked;
+            if !woke && looked {
+                return Err(
+                    if self.exited && deadline.is_none_or(|d| Instant::now() < d) {
+                        self.died(
                         "it exited without answering, while a process it started still held its stdout",
-                    ))
-                }
-                Err(RecvTimeoutError::Timeout) => Err(self.trouble(late(), None)),
-            };
+                    )
+                    } else {
+                        self.trouble(late(), None)
+                    },
+                );
+            }
+            looked = true;
+            if self.exited && !was_exited {
+                after_exit = Some(Instant::now() + AFTER_EXIT);
+            }
         }
     }
 
@@ -265,8 +296,10 @@ impl Process {
     /// every process it started that is still in its group; what it did
     /// wrong is returned, for a warning.
     pub fn bye(mut self, settings: &Settings) -> Option<String> {
-        if let Some(to) = self.to.take() {
-            let _ = to.send(format!("{}\n", protocol::bye_message()).into_bytes());
+        if self.stdin.is_some() {
+            self.queue(&protocol::bye_message());
+            self.closing = true;
+            self.write_some();
         }
         let limit = settings.timeout.max(GRACE);
         let exited = self.exit_within(limit);
@@ -286,7 +319,7 @@ impl Process {
     /// Kills the process (it is no longer trusted) and says what happened,
     /// with its stderr's last lines.
     fn trouble(&mut self, what: String, offending: Option<Offending>) -> Trouble {
-        self.to = None;
+        self.stdin = None;
         self.end();
         Trouble {
             what,
@@ -298,7 +331,7 @@ impl Process {
     /// The process went away (or stopped talking): how it ended, when it
     /// did.
     fn died(&mut self, what: &str) -> Trouble {
-        self.to = None;
+        self.stdin = None;
         let exited = self.exit_within(GRACE);
         let status = self.end();
         let what = match status {
@@ -317,18 +350,117 @@ impl Process {
     fn exit_within(&mut self, limit: Duration) -> bool {
         let deadline = Instant::now().checked_add(limit);
         while !self.exited {
-            let received = match deadline {
-                Some(d) => self
-                    .from
-                    .recv_timeout(d.saturating_duration_since(Instant::now())),
-                None => self.from.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            };
-            match received {
-                Ok((ReaderEvent::Exited, _)) => self.exited = true,
-                Ok(_) => {}
+            while self.lines.next().is_some() {}
+            let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let woke = self.wait(timeout);
+            if !self.exited && (!woke || deadline.is_some_and(|d| Instant::now() >= d)) {
                 // Timed out, or the watcher could not wait.
-                Err(_) => return false,
+                return false;
             }
+        }
+        true
+    }
+
+    /// `message` and its newline after whatever is still unsent.
+    fn queue(&mut self, message: &str) {
+        self.unsent.drain(..self.written);
+        self.written = 0;
+        self.unsent.extend_from_slice(message.as_bytes());
+        self.unsent.push(b'\n');
+    }
+
+    /// Writes what stdin takes now, without blocking. A write that fails
+    /// (it closed stdin) closes it here too: the rest is never sent, and
+    /// the next send says so.
+    fn write_some(&mut self) {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return;
+        };
+        while self.written < self.unsent.len() {
+            match stdin.write(&self.unsent[self.written..]) {
+                Ok(0) => break,
+                Ok(n) => self.written += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(_) => break,
+            }
+        }
+        if self.written < self.unsent.len() || self.closing {
+            // Dropping stdin closes the pipe: the implementation sees EOF.
+            self.stdin = None;
+        }
+        self.written = 0;
+        if self.unsent.capacity() > UNSENT_KEPT {
+            self.unsent = Vec::new();
+        } else {
+            self.unsent.clear();
+        }
+    }
+
+    /// Waits at most `timeout` (`None`: without a limit) for one of: bytes
+    /// on stdout while a line is wanted (read and cut into lines), the
+    /// exit, room in stdin for what is unsent (written). False when none
+    /// came in time, or there is nothing to wait for.
+    fn wait(&mut self, timeout: Option<Duration>) -> bool {
+        let reading = self.lines.wants_more();
+        let writing = self.written < self.unsent.len();
+        let mut fds = Vec::with_capacity(3);
+        if reading {
+            fds.push(PollFd::new(&self.stdout, PollFlags::IN));
+        }
+        if let Some(exit) = &self.exit {
+            fds.push(PollFd::new(exit, PollFlags::IN));
+        }
+        if let Some(stdin) = self.stdin.as_ref().filter(|_| writing) {
+            fds.push(PollFd::new(stdin, PollFlags::OUT));
+        }
+        if fds.is_empty() {
+            return false;
+        }
+        // A timeout past what a timespec holds is no timeout.
+        let timeout = timeout.and_then(|t| Timespec::try_from(t).ok());
+        let mut revents = [PollFlags::empty(); 3];
+        match rustix::event::poll(&mut fds, timeout.as_ref()) {
+            Ok(0) => return false,
+            Ok(_) => {
+                for (revent, fd) in revents.iter_mut().zip(&fds) {
+                    *revent = fd.revents();
+                }
+            }
+            Err(rustix::io::Errno::INTR) => return true,
+            Err(e) => {
+                // Nothing can be waited on: stop watching, and say why.
+                drop(fds);
+                self.lines.fail(format!("poll: {e}"));
+                self.exit = None;
+                self.stdin = None;
+                return true;
+            }
+        }
+        drop(fds);
+        // The events of each watched pipe, in the order they were watched.
+        let mut revents = revents.into_iter();
+        let mut woke = |watched: bool| {
+            watched
+                .then(|| revents.next())
+                .flatten()
+                .filter(|revent| !revent.is_empty())
+        };
+        if woke(reading).is_some() {
+            match self.stdout.read(&mut self.chunk) {
+                Ok(0) => self.lines.close(),
+                Ok(n) => self.lines.take(&self.chunk[..n]),
+                Err(e) if matches!(e.kind(), ErrorKind::Interrupted | ErrorKind::WouldBlock) => {}
+                Err(e) => self.lines.fail(e.to_string()),
+            }
+        }
+        if let Some(revent) = woke(self.exit.is_some()) {
+            // A byte: it exited; a hang-up alone: the watcher gave up.
+            self.exited = revent.contains(PollFlags::IN);
+            self.exit = None;
+        }
+        if woke(writing && self.stdin.is_some()).is_some() {
+            self.write_some();
         }
         true
     }

@@ -1,14 +1,13 @@
-//! A process's output streams, read on threads of their own: stdout cut
-//! into lines (a line past [`LINE_MAX`] dropped as it is read, never held
-//! whole), stderr kept as its last [`STDERR_TAIL`] lines. It does not
-//! parse what it reads: [`super::Process::receive`] does.
+//! A process's output streams: stdout cut into lines as its bytes are
+//! read (a line past [`LINE_MAX`] dropped as it is read, never held whole),
+//! and stderr kept as its last [`STDERR_TAIL`] lines, on a thread of its
+//! own. It neither reads stdout nor parses what it cuts:
+//! [`super::Process::receive`] does both.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
-use std::process::{ChildStderr, ChildStdout};
+use std::process::ChildStderr;
 use std::sync::Mutex;
-use std::sync::mpsc::Sender;
-use std::time::Instant;
 
 use super::{KEPT_MAX, Offending};
 
@@ -19,70 +18,109 @@ const STDERR_LINE_MAX: usize = 1000;
 /// A stdout line longer than this is a protocol violation, not an answer.
 pub const LINE_MAX: usize = 256 * 1024 * 1024;
 
-/// What the reader and the exit watcher tell [`super::Process::receive`].
-pub(super) enum ReaderEvent {
+/// What stdout came to, line by line.
+pub(super) enum StdoutLine {
     /// A line, without its `\n`.
     Text(Vec<u8>),
-    /// A line longer than [`LINE_MAX`]: its first bytes.
+    /// A line longer than the limit: its first bytes. Nothing after it is
+    /// taken.
     TooLong(Offending),
     /// stdout closed.
     End,
     /// stdout could not be read.
     Failed(String),
-    /// The process exited (it is not reaped yet, so its group can still
-    /// be killed safely).
-    Exited,
 }
 
-pub(super) fn read_lines(stdout: ChildStdout, lines: &Sender<(ReaderEvent, Instant)>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let line = match next_line(&mut reader, LINE_MAX) {
-            Ok(line) => line,
-            Err(e) => ReaderEvent::Failed(e.to_string()),
-        };
-        let last = matches!(
-            line,
-            ReaderEvent::End | ReaderEvent::TooLong(_) | ReaderEvent::Failed(_)
-        );
-        if lines.send((line, Instant::now())).is_err() || last {
+/// stdout's bytes, cut into lines as they come: the whole lines not yet
+/// taken, and the line being read.
+pub(super) struct StdoutLines {
+    /// Whole lines, in order.
+    ready: VecDeque<StdoutLine>,
+    /// The line being read, never longer than `max`.
+    partial: Vec<u8>,
+    max: usize,
+    /// A line passed `max`, or stdout closed: nothing more is taken.
+    done: bool,
+}
+
+impl StdoutLines {
+    pub(super) fn new(max: usize) -> StdoutLines {
+        StdoutLines {
+            ready: VecDeque::new(),
+            partial: Vec::new(),
+            max,
+            done: false,
+        }
+    }
+
+    /// The next line, if one is whole (or the end, once it is reached).
+    pub(super) fn next(&mut self) -> Option<StdoutLine> {
+        self.ready.pop_front()
+    }
+
+    /// Whether more bytes are wanted: no line is waiting and the end is not
+    /// reached.
+    pub(super) fn wants_more(&self) -> bool {
+        self.ready.is_empty() && !self.done
+    }
+
+    /// Takes bytes just read. A line that would pass `max` is cut there:
+    /// its first bytes and its length so far are kept, the rest dropped.
+    pub(super) fn take(&mut self, mut bytes: &[u8]) {
+        while !self.done && !bytes.is_empty() {
+            let (take, ended) = match memchr::memchr(b'\n', bytes) {
+                Some(at) => (at, true),
+                None => (bytes.len(), false),
+            };
+            if self.partial.len() + take > self.max {
+                // Only the first bytes are kept, and the count read so far.
+                let mut start = Offending::of(&self.partial);
+                let more = KEPT_MAX.saturating_sub(start.head.len()).min(take);
+                start.head.extend_from_slice(&bytes[..more]);
+                start.len += take;
+                self.partial = Vec::new();
+                self.ready.push_back(StdoutLine::TooLong(start));
+                self.done = true;
+                return;
+            }
+            grow(&mut self.partial, take, self.max);
+            self.partial.extend_from_slice(&bytes[..take]);
+            if ended {
+                self.ready
+                    .push_back(StdoutLine::Text(std::mem::take(&mut self.partial)));
+            }
+            bytes = &bytes[take + usize::from(ended)..];
+        }
+    }
+
+    /// stdout closed: the last line, if it lacks its `\n`, then the end.
+    pub(super) fn close(&mut self) {
+        if self.done {
             return;
+        }
+        if !self.partial.is_empty() {
+            self.ready
+                .push_back(StdoutLine::Text(std::mem::take(&mut self.partial)));
+        }
+        self.ready.push_back(StdoutLine::End);
+        self.done = true;
+    }
+
+    /// stdout could not be read: nothing more is taken.
+    pub(super) fn fail(&mut self, why: String) {
+        if !self.done {
+            self.ready.push_back(StdoutLine::Failed(why));
+            self.done = true;
         }
     }
 }
 
-/// The next line of `reader`, without its `\n` (the last one may lack
-/// it); [`ReaderEvent::TooLong`] as soon as it holds more than `max` bytes, so it
-/// never takes more than `max` bytes of memory (a doubling `Vec` would
-/// take twice that for the byte past the limit).
-fn next_line(reader: &mut impl BufRead, max: usize) -> std::io::Result<ReaderEvent> {
-    let mut line = Vec::new();
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(if line.is_empty() {
-                ReaderEvent::End
-            } else {
-                ReaderEvent::Text(line)
-            });
-        }
-        let (take, ended) = match memchr::memchr(b'\n', buf) {
-            Some(at) => (at, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > max {
-            // Only the first bytes are kept, and the count read so far.
-            let mut start = Offending::of(&line);
-            let more = KEPT_MAX.saturating_sub(start.head.len()).min(take);
-            start.head.extend_from_slice(&buf[..more]);
-            start.len += take;
-            return Ok(ReaderEvent::TooLong(start));
-        }
-        line.extend_from_slice(&buf[..take]);
-        reader.consume(take + usize::from(ended));
-        if ended {
-            return Ok(ReaderEvent::Text(line));
-        }
+/// Room for `add` more bytes in `line`, doubling but never past `max`: a
+/// line at the limit takes `max` bytes of memory, not twice that.
+fn grow(line: &mut Vec<u8>, add: usize, max: usize) {
+    if line.capacity() - line.len() < add {
+        let want = (line.capacity() * 2).max(line.len() + add).min(max);
+        line.reserve_exact(want - line.len());
     }
 }
 
@@ -133,13 +171,17 @@ fn skip_line(reader: &mut impl std::io::BufRead) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    /// `text` fed three bytes at a time, then closed.
     fn lines(text: &[u8], max: usize) -> Vec<String> {
-        let mut reader = std::io::BufReader::with_capacity(3, text);
+        let mut lines = StdoutLines::new(max);
         let mut out = Vec::new();
+        let mut chunks = text.chunks(3);
         loop {
-            match next_line(&mut reader, max).expect("a slice reads") {
-                ReaderEvent::Text(line) => out.push(String::from_utf8_lossy(&line).into_owned()),
-                ReaderEvent::TooLong(start) => {
+            match lines.next() {
+                Some(StdoutLine::Text(line)) => {
+                    out.push(String::from_utf8_lossy(&line).into_owned())
+                }
+                Some(StdoutLine::TooLong(start)) => {
                     out.push(format!(
                         "too long: {} of {}",
                         String::from_utf8_lossy(&start.head),
@@ -147,9 +189,12 @@ mod tests {
                     ));
                     return out;
                 }
-                ReaderEvent::End => return out,
-                ReaderEvent::Failed(why) => panic!("{why}"),
-                ReaderEvent::Exited => panic!("no process here"),
+                Some(StdoutLine::End) => return out,
+                Some(StdoutLine::Failed(why)) => panic!("{why}"),
+                None => match chunks.next() {
+                    Some(chunk) => lines.take(chunk),
+                    None => lines.close(),
+                },
             }
         }
     }
@@ -163,5 +208,16 @@ mod tests {
         );
         assert_eq!(lines(b"", 4), Vec::<String>::new());
         assert_eq!(lines(b"abcdefgh", 4), ["too long: abcdef of 6"]);
+    }
+
+    #[test]
+    fn a_line_at_the_limit_takes_the_limit_of_memory() {
+        let mut lines = StdoutLines::new(1000);
+        for _ in 0..333 {
+            lines.take(b"xxx");
+        }
+        assert!(lines.partial.capacity() <= 1000);
+        lines.take(b"x\n");
+        assert!(matches!(lines.next(), Some(StdoutLine::Text(line)) if line.len() == 1000));
     }
 }

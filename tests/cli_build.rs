@@ -1,0 +1,39 @@
+//! The binary's two builds: with the gateway (the default, feature `mcp`)
+//! and the gate alone (`--no-default-features`). Each build runs the half
+//! that is its own; `.ci/run` tests both.
+
+mod common;
+
+use common::{disclose, stderr, stdout};
+
+#[cfg(feature = "mcp")]
+#[test]
+fn the_default_build_has_the_gateway() {
+    let help = disclose(&["--help"]);
+    assert!(stdout(&help).contains("\n  mcp "), "{}", stdout(&help));
+    let mcp = disclose(&["mcp", "--help"]);
+    assert_eq!(mcp.status.code(), Some(0), "{}", stderr(&mcp));
+    assert!(stdout(&mcp).contains("--config <FILE>"), "{}", stdout(&mcp));
+}
+
+/// Every form of `disclose mcp` gets the same answer: no gateway here,
+/// and how to build one; exit 2, nothing on stdout.
+#[cfg(not(feature = "mcp"))]
+#[test]
+fn the_gate_alone_says_it_has_no_gateway() {
+    const SAID: &str = "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
+         hint: build it with the default features to have it: cargo install --locked --path .\n";
+    for args in [
+        &["mcp"][..],
+        &["mcp", "--help"],
+        &["mcp", "--config", "servers.json", "--listen", "127.0.0.1:0"],
+    ] {
+        let run = disclose(args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&run), SAID, "{args:?}");
+        assert_eq!(stdout(&run), "", "{args:?}");
+    }
+    let help = stdout(&disclose(&["--help"]));
+    assert!(help.contains("\n  mcp "), "{help}");
+    assert!(help.contains("Not in this build"), "{help}");
+}
