@@ -46,6 +46,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -91,14 +92,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-def last_line(path):
-    try:
-        lines = [l for l in Path(path).read_text(errors="replace").splitlines() if l.strip()]
-        return lines[-1][:200] if lines else "no output"
-    except OSError:
-        return "no output"
-
-
 class Bench:
     def __init__(self, disclose, relay, echo, e2e, peers, tmp):
         self.disclose, self.relay, self.echo = disclose, relay, echo
@@ -121,20 +114,26 @@ class Bench:
         return str(path)
 
     def stop_servers(self):
+        """Stops each HTTP system with the upstreams it started (its
+        process group)."""
         for p in self.servers:
-            p.terminate()
+            os.killpg(p.pid, signal.SIGTERM)
         for p in self.servers:
             try:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+                pass
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
         self.servers.clear()
 
     def serve(self, argv, ready_url, ready):
         """Starts an HTTP system; returns when ready(GET ready_url) holds."""
         log = open(LOG, "a")
-        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=self.tmp)
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=self.tmp, start_new_session=True)
         self.servers.append(p)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -168,6 +167,12 @@ class Bench:
         if key == "mcp-hub":
             port = free_port()
             cli = self.peers / "node/node_modules/mcp-hub/dist/cli.js"
+            # A fresh marketplace cache, so that it fetches no catalog from
+            # the web at start (it does when its cache is older than 1 h).
+            cache = Path(os.environ["XDG_DATA_HOME"]) / "mcp-hub/cache/registry.json"
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            stub = {"version": "bench", "generatedAt": 0, "totalServers": 1, "servers": [{"id": "bench"}]}
+            cache.write_text(json.dumps({"registry": stub, "lastFetchedAt": int(time.time() * 1000), "serverDocumentation": {}}))
             argv = [NODE, "--require", str(HERE / "bench_loopback.cjs"), str(cli), "--port", str(port), "--config", self.write(mcp_json)]
 
             def ready(answer):
