@@ -37,8 +37,16 @@ fn main() -> ExitCode {
     // Larger than std's stdin buffer, so each read goes straight to read(2).
     let mut buf = vec![0u8; 64 * 1024];
     let mut fds = [
-        libc::pollfd { fd: client_in.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-        libc::pollfd { fd: from_server.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+        libc::pollfd {
+            fd: client_in.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: from_server.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        },
     ];
     loop {
         // SAFETY: `fds` is a valid array of two pollfd for the whole call.
@@ -69,7 +77,11 @@ fn main() -> ExitCode {
         if fds[1].revents != 0 {
             match from_server.read(&mut buf) {
                 Ok(n) if n > 0 => {
-                    if client_out.write_all(&buf[..n]).and_then(|()| client_out.flush()).is_err() {
+                    if client_out
+                        .write_all(&buf[..n])
+                        .and_then(|()| client_out.flush())
+                        .is_err()
+                    {
                         break;
                     }
                 }
