@@ -223,9 +223,7 @@ mod tests {
             let parts = index.parts(query);
             let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
             let want: Vec<i128> = (parts.iter())
-                .map(|&(lex, cos)| {
-                    (1024 * lex).checked_div(most).map_or(0, i128::from) + 3 * cos
-                })
+                .map(|&(lex, cos)| (1024 * lex).checked_div(most).map_or(0, i128::from) + 3 * cos)
                 .collect();
             assert_eq!(index.scores(query), want, "{query}");
         }

@@ -163,13 +163,13 @@ pub struct Search {
 }
 
 /// §5's stopword test.
-fn stop(w: &String) -> bool {
-    STOPWORDS.contains(&w.as_str())
+fn stop(w: &str) -> bool {
+    STOPWORDS.contains(&w)
 }
 
 /// `dfv(w)`: how many candidates hold the vector word `w`.
-fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)], w: &String) -> usize {
-    fields.iter().filter(|(_, v)| v.contains(w)).count()
+fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)], w: &str) -> usize {
+    fields.iter().filter(|(_, v)| v.iter().any(|x| x == w)).count()
 }
 
 /// `v(ws)`: the rows of every piece of every word, each weighed by
