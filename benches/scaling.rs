@@ -12,6 +12,9 @@
 //!   tools (the alignment path of `call.unknown`).
 //! - `H3_names`: 100 unknown calls whose names have n chars, over 5,000
 //!   tools (the bit-parallel path).
+//! - `H5_names_tools`: 100 unknown calls whose names have n chars, over
+//!   10·n tools (issue 26: the asked name's length once per candidate made
+//!   2,000-char names over 20,000 tools cost 32 times 60-char ones).
 //! - `H4_fit`: a call that fits a schema of n properties, all required.
 
 use std::hint::black_box;
@@ -63,6 +66,18 @@ fn names(n: usize, salt: u64) -> String {
     });
     text(
         tools(5000, salt)
+            .chain([json!({"op":"start","mode":"work"})])
+            .chain(calls),
+    )
+}
+
+fn names_tools(n: usize, salt: u64) -> String {
+    let calls = (0..100).map(|i| {
+        let name = format!("tool_{i:02}{}", "ab".repeat(n / 2));
+        json!({"op":"call","id":format!("c{i}"),"name":"call","args":{"name":name,"args":{}}})
+    });
+    text(
+        tools(10 * n, salt)
             .chain([json!({"op":"start","mode":"work"})])
             .chain(calls),
     )
@@ -140,6 +155,7 @@ fn scaling(c: &mut Criterion) {
         |r| last_output(r).contains("call.unknown") && last_output(r).contains("nearest: tool_");
     family(c, "H2_long_name", 500_000, long_name, unknown);
     family(c, "H3_names", 2_048, names, unknown);
+    family(c, "H5_names_tools", 1_000, names_tools, unknown);
     family(c, "H4_fit", 40_000, fit, |r| {
         r.as_ref()
             .is_ok_and(|r| r.steps.iter().all(|s| !s.output.contains("refused")))

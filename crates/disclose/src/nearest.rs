@@ -10,19 +10,30 @@
 //! indexed once (each char's positions) and each candidate, at most 64
 //! bytes as every admitted name is, is aligned into it by [`Long`]'s
 //! dynamic programme in `O(m² log n)`: the cost of a pair no longer grows
-//! with the asked name. The property tests hold both equal to the textbook
-//! table.
+//! with the asked name. Before either, a candidate whose length differs from
+//! the asked name's by more than the cutoff is dropped unseen (the distance
+//! is at least that difference). The property tests hold each way equal to
+//! the textbook table, and [`Asked`] equal to the plain comparison.
 
 use rapidfuzz::distance::levenshtein;
 
 /// Asked names longer than this many chars are compared by [`Long`].
-/// Below it the bit-parallel comparison is faster (its cost is about
-/// `n/64 · m` word steps against the alignment's `2m² · log n`); past it
-/// the alignment's cost stops growing with `n`.
-pub(crate) const LONG_NAME: usize = 4096;
+/// Below it the bit-parallel comparison costs at most four words a
+/// candidate char; past it that cost would grow with the asked name
+/// (`n/64 · m` word steps, issue 26: 100 names of 2,000 chars over 20,000
+/// tools took 32 times as long as names of 60), while the alignment's
+/// (`2m² · log n`, pruned to the scores the cutoff leaves) does not.
+pub(crate) const LONG_NAME: usize = 256;
 
 /// One asked name, ready to be compared with many candidates.
-pub(crate) enum Asked {
+pub(crate) struct Asked {
+    /// The asked name's length in chars.
+    len: usize,
+    way: Way,
+}
+
+/// How an asked name is compared.
+enum Way {
     /// An ordinary name: the bit-parallel comparator.
     Short(levenshtein::BatchComparator<char>),
     /// A name longer than [`LONG_NAME`] chars.
@@ -32,24 +43,33 @@ pub(crate) enum Asked {
 impl Asked {
     /// Prepares `name`.
     pub(crate) fn new(name: &str) -> Asked {
-        if name.chars().nth(LONG_NAME).is_some() {
-            Asked::Long(Long::new(name))
+        let len = name.chars().count();
+        let way = if len > LONG_NAME {
+            Way::Long(Long::new(name))
         } else {
-            Asked::Short(levenshtein::BatchComparator::new(name.chars()))
-        }
+            Way::Short(levenshtein::BatchComparator::new(name.chars()))
+        };
+        Asked { len, way }
     }
 
     /// The distance to `candidate`, or `None` when it is past `cutoff`.
     pub(crate) fn distance(&self, candidate: &str, cutoff: Option<usize>) -> Option<usize> {
-        match self {
-            Asked::Short(asked) => match cutoff {
+        // The length bound: every edit changes the length by at most one,
+        // so the distance is at least the difference of the lengths.
+        if let Some(cutoff) = cutoff
+            && self.len.abs_diff(candidate.chars().count()) > cutoff
+        {
+            return None;
+        }
+        match &self.way {
+            Way::Short(asked) => match cutoff {
                 Some(cutoff) => {
                     let args = levenshtein::Args::default().score_cutoff(cutoff);
                     asked.distance_with_args(candidate.chars(), &args)
                 }
                 None => Some(asked.distance(candidate.chars())),
             },
-            Asked::Long(asked) => asked.distance(candidate, cutoff),
+            Way::Long(asked) => asked.distance(candidate, cutoff),
         }
     }
 }
@@ -75,11 +95,15 @@ impl Long {
         Long { positions, len }
     }
 
-    /// The first position `≥ from` of `c` in the name.
-    fn next(&self, c: char, from: u32) -> Option<u32> {
+    /// The positions of `c` in the name, in order.
+    fn of(&self, c: char) -> &[(char, u32)] {
         let start = self.positions.partition_point(|&(x, _)| x < c);
         let of_c = &self.positions[start..];
-        let of_c = &of_c[..of_c.partition_point(|&(x, _)| x == c)];
+        &of_c[..of_c.partition_point(|&(x, _)| x == c)]
+    }
+
+    /// The first position `≥ from` among `of_c`, the positions of one char.
+    fn next(of_c: &[(char, u32)], from: u32) -> Option<u32> {
         let at = of_c.partition_point(|&(_, p)| p < from);
         of_c.get(at).map(|&(_, p)| p)
     }
@@ -111,6 +135,7 @@ impl Long {
         best[0] = 0;
         for (j, &c) in b.iter().enumerate() {
             next.fill(NONE);
+            let of_c = self.of(c);
             // A score that cannot reach `need` with two a char to come is
             // dropped.
             let reachable = 2 * (m - j);
@@ -123,7 +148,7 @@ impl Long {
                 if (p as usize) < n {
                     next[s + 1] = next[s + 1].min(p + 1);
                 }
-                if let Some(q) = self.next(c, p) {
+                if let Some(q) = Long::next(of_c, p) {
                     next[s + 2] = next[s + 2].min(q + 1);
                 }
             }
@@ -210,20 +235,21 @@ mod tests {
     #[test]
     fn names_past_the_threshold_are_long() {
         assert!(matches!(
-            Asked::new(&"a".repeat(LONG_NAME)),
-            Asked::Short(_)
+            Asked::new(&"a".repeat(LONG_NAME)).way,
+            Way::Short(_)
         ));
         assert!(matches!(
-            Asked::new(&"é".repeat(LONG_NAME + 1)),
-            Asked::Long(_)
+            Asked::new(&"é".repeat(LONG_NAME + 1)).way,
+            Way::Long(_)
         ));
     }
 
     mod properties {
         use proptest::prelude::*;
 
-        use super::super::Long;
+        use super::super::{Asked, LONG_NAME, Long};
         use super::textbook;
+        use rapidfuzz::distance::levenshtein;
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(1024))]
@@ -244,6 +270,28 @@ mod tests {
                 if exact > 0 {
                     prop_assert_eq!(long.distance(&b, Some(exact - 1)), None);
                 }
+            }
+
+            /// The fast path ([`Asked`]: the length bound, then either way
+            /// by the asked name's length) against the plain one, one
+            /// bit-parallel comparison with no bound, names on both sides
+            /// of [`LONG_NAME`]: the same distance within any cutoff, and
+            /// `None` exactly past it.
+            #[test]
+            fn asked_is_the_plain_comparison(
+                head in "[abcé_]{0,40}",
+                repeat in 0usize..(LONG_NAME / 2 + 40),
+                tail in "[ab]{0,2}",
+                b in "[abcdé_]{0,40}",
+                cutoff in proptest::option::of(0usize..(LONG_NAME + 80)),
+            ) {
+                let a = format!("{head}{}{tail}", "ab".repeat(repeat));
+                let plain = levenshtein::distance(a.chars(), b.chars());
+                let expected = match cutoff {
+                    Some(c) if plain > c => None,
+                    _ => Some(plain),
+                };
+                prop_assert_eq!(Asked::new(&a).distance(&b, cutoff), expected);
             }
         }
     }

@@ -4,7 +4,8 @@
 //!
 //! A speed-up beside the rule: [`built`] is its one entry point, and what
 //! it returns is [`Built::of`] of the same candidates, a pure function of
-//! their bytes, so a hit answers every query as a fresh build would
+//! their bytes (found by their digest), so a hit answers every query as a
+//! fresh build would
 //! (`tests::a_hit_answers_as_a_fresh_build`). It owns the key, the bounds
 //! and the lock; it does not own what is built. The seam (`crate::seam`)
 //! calls the rule directly, past this memo, while a test has a broken rule
@@ -17,77 +18,90 @@ use super::Candidate;
 use super::score::Built;
 use super::words::{params_of, properties};
 
+/// A key: the BLAKE3 digest of the candidates' framed content.
+type Key = [u8; 32];
+
 /// How much the memo holds before it starts over: candidates built, and
-/// bytes of keys.
+/// builds.
 struct Bound {
     candidates: usize,
-    key_bytes: usize,
+    builds: usize,
 }
 
-/// The process's bound: about 32k candidates' vectors (4 MiB of i64
-/// lanes), 16 MiB of keys.
+/// The process's bound: 4,096 candidates (a candidate's vector and its
+/// narrow copy are 1.5 KiB, so about 8 MiB with postings), 1,024 builds.
+/// Issue 26: the old bound of 32k candidates and 16 MiB of keys let a
+/// corpus of sessions that share no catalog hold 150 MiB, and never hit.
 const BOUND: Bound = Bound {
-    candidates: 1 << 15,
-    key_bytes: 1 << 24,
+    candidates: 1 << 12,
+    builds: 1 << 10,
 };
 
 // The process's bound holds catalogs of thousands of tools.
-const _: () = assert!(BOUND.candidates >= 10_000 && BOUND.key_bytes >= 1 << 20);
+const _: () = assert!(BOUND.candidates >= 4_000 && BOUND.builds >= 1);
 
-/// Built searches by their key, and the bytes of the keys held.
+/// Built searches by their key, and the candidates they hold.
 struct Memo {
-    map: BTreeMap<Box<[u8]>, Arc<Built>>,
-    key_bytes: usize,
+    map: BTreeMap<Key, Arc<Built>>,
+    candidates: usize,
 }
 
 impl Memo {
     const fn new() -> Memo {
         Memo {
             map: BTreeMap::new(),
-            key_bytes: 0,
+            candidates: 0,
         }
     }
 
-    fn get(&self, key: &[u8]) -> Option<Arc<Built>> {
+    fn get(&self, key: &Key) -> Option<Arc<Built>> {
         self.map.get(key).cloned()
     }
 
     /// Remembers `made` under `key`, first starting over when holding it
-    /// too would pass `bound`.
-    fn insert(&mut self, key: Vec<u8>, made: &Arc<Built>, bound: &Bound) {
-        let held: usize = self.map.values().map(|b| b.n).sum();
-        if held + made.n > bound.candidates || self.key_bytes + key.len() > bound.key_bytes {
+    /// too would pass `bound` (a build larger than the bound is then held
+    /// alone: a run holds it anyway while it lives).
+    fn insert(&mut self, key: Key, made: &Arc<Built>, bound: &Bound) {
+        if self.candidates + made.n > bound.candidates || self.map.len() >= bound.builds {
             self.map.clear();
-            self.key_bytes = 0;
+            self.candidates = 0;
         }
-        self.key_bytes += key.len();
-        self.map.insert(key.into_boxed_slice(), Arc::clone(made));
+        if self.map.insert(key, Arc::clone(made)).is_none() {
+            self.candidates += made.n;
+        }
     }
 }
 
-/// The [`Built`] search of `candidates`, remembered per process by their
-/// content. The key is the content itself, every field length-framed (the
-/// bytes are copied once, which costs less than hashing them), so a hit is
-/// the same candidates in the same order, found by comparing bytes: no
-/// hash, no collision. Bounded ([`BOUND`]): past it, the memo starts over.
-pub(crate) fn built(candidates: &[Candidate<'_>]) -> Arc<Built> {
-    static MEMO: Mutex<Memo> = Mutex::new(Memo::new());
-    let mut key = Vec::with_capacity(candidates.len() * 512);
-    let field = |key: &mut Vec<u8>, bytes: &[u8]| {
-        key.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        key.extend_from_slice(bytes);
+/// The key of `candidates`: every field length-framed, then digested, so a
+/// lookup compares 32 bytes, not whole catalogs (issue 26: comparing the
+/// framed bytes was 17% of a `check` whose sessions share no catalog). Two
+/// contents share a key only by a BLAKE3 collision.
+fn key(candidates: &[Candidate<'_>]) -> Key {
+    let mut hasher = blake3::Hasher::new();
+    let field = |hasher: &mut blake3::Hasher, bytes: &[u8]| {
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
     };
     for candidate in candidates {
-        field(&mut key, candidate.name.as_bytes());
-        field(&mut key, candidate.text.as_bytes());
+        field(&mut hasher, candidate.name.as_bytes());
+        field(&mut hasher, candidate.text.as_bytes());
         // A skill (no schema) apart from a tool without params.
-        field(&mut key, &[u8::from(candidate.schema.is_some())]);
+        field(&mut hasher, &[u8::from(candidate.schema.is_some())]);
         for part in params_of(properties(candidate.schema)) {
-            field(&mut key, part.as_bytes());
+            field(&mut hasher, part.as_bytes());
         }
         // The params' end: no field is `u64::MAX` bytes long.
-        key.extend_from_slice(&u64::MAX.to_le_bytes());
+        hasher.update(&u64::MAX.to_le_bytes());
     }
+    *hasher.finalize().as_bytes()
+}
+
+/// The [`Built`] search of `candidates`, remembered per process by the
+/// digest of their content ([`key`]), so a hit is the same candidates in
+/// the same order. Bounded ([`BOUND`]): past it, the memo starts over.
+pub(crate) fn built(candidates: &[Candidate<'_>]) -> Arc<Built> {
+    static MEMO: Mutex<Memo> = Mutex::new(Memo::new());
+    let key = key(candidates);
     if let Some(found) = MEMO.lock().ok().and_then(|memo| memo.get(&key)) {
         return found;
     }
@@ -158,8 +172,8 @@ mod tests {
     }
 
     /// The bound, on a memo of its own with small limits: what fits is
-    /// kept beside what came before, and what would pass either limit
-    /// starts the memo over with itself alone.
+    /// kept beside what came before, what would pass either limit starts
+    /// the memo over with itself alone, even a build past the bound.
     #[test]
     fn the_memo_starts_over_past_either_bound() {
         let made = |names: &[&'static str]| {
@@ -174,31 +188,34 @@ mod tests {
         };
         let (one, two) = (made(&["bound_a"]), made(&["bound_b", "bound_c"]));
         let (three, four) = (made(&["bound_d"]), made(&["bound_e"]));
+        let k = |i: u8| [i; 32];
         let bound = Bound {
             candidates: 3,
-            key_bytes: 10,
+            builds: 2,
         };
         let mut memo = Memo::new();
-        memo.insert(b"k1".to_vec(), &one, &bound);
-        memo.insert(b"k2".to_vec(), &two, &bound);
-        // Three candidates and four key bytes: both within the bound.
-        assert!(Arc::ptr_eq(&memo.get(b"k1").unwrap(), &one));
-        assert!(Arc::ptr_eq(&memo.get(b"k2").unwrap(), &two));
-        assert_eq!(memo.key_bytes, 4);
+        memo.insert(k(1), &one, &bound);
+        memo.insert(k(2), &two, &bound);
+        // Three candidates in two builds: both within the bound.
+        assert!(Arc::ptr_eq(&memo.get(&k(1)).unwrap(), &one));
+        assert!(Arc::ptr_eq(&memo.get(&k(2)).unwrap(), &two));
+        assert_eq!(memo.candidates, 3);
         // A fourth candidate passes the candidates' bound.
-        memo.insert(b"k3".to_vec(), &three, &bound);
-        assert!(memo.get(b"k1").is_none() && memo.get(b"k2").is_none());
-        assert!(Arc::ptr_eq(&memo.get(b"k3").unwrap(), &three));
-        assert_eq!(memo.key_bytes, 2);
-        // Eight more key bytes reach the keys' bound exactly: kept.
-        memo.insert(b"k4-56789".to_vec(), &four, &bound);
-        assert!(memo.get(b"k3").is_some() && memo.get(b"k4-56789").is_some());
-        assert_eq!(memo.key_bytes, 10);
-        // One more byte passes it.
-        memo.insert(b"k".to_vec(), &one, &bound);
-        assert!(memo.get(b"k3").is_none() && memo.get(b"k4-56789").is_none());
-        assert!(Arc::ptr_eq(&memo.get(b"k").unwrap(), &one));
-        assert_eq!(memo.key_bytes, 1);
+        memo.insert(k(3), &three, &bound);
+        assert!(memo.get(&k(1)).is_none() && memo.get(&k(2)).is_none());
+        assert!(Arc::ptr_eq(&memo.get(&k(3)).unwrap(), &three));
+        assert_eq!(memo.candidates, 1);
+        // A second build is kept; a third passes the builds' bound.
+        memo.insert(k(4), &four, &bound);
+        assert!(memo.get(&k(3)).is_some() && memo.get(&k(4)).is_some());
+        memo.insert(k(5), &one, &bound);
+        assert!(memo.get(&k(3)).is_none() && memo.get(&k(4)).is_none());
+        assert!(Arc::ptr_eq(&memo.get(&k(5)).unwrap(), &one));
+        // A build of more candidates than the bound is held alone.
+        let big = made(&["bound_f", "bound_g", "bound_h", "bound_i"]);
+        memo.insert(k(6), &big, &bound);
+        assert!(memo.get(&k(5)).is_none() && memo.get(&k(6)).is_some());
+        assert_eq!(memo.candidates, 4);
     }
 
     /// Whatever the memo held before, a hit answers as [`Built::of`] of

@@ -3,7 +3,9 @@
 //! vectors, `isqrt` by Newton's method, the floored cosine, the fusion and
 //! the order; and `describe`'s ranked answer.
 //!
-//! Every score is recomputed from the words for each query. It owns §5's
+//! What §5 reads of the candidates alone (their stems, vector words and
+//! vectors) is found once per run, in [`Search::new`]; the rest of every
+//! score is recomputed from the words for each query. It owns §5's
 //! arithmetic for the tests and the fuzzer; it does not own the words and
 //! the WordPiece split (`words`), the hint (`index`) or anything of the
 //! library's but `stem`.
@@ -148,10 +150,50 @@ pub fn floor(a: i128, b: i128) -> i128 {
     if a % b != 0 && a < 0 { q - 1 } else { q }
 }
 
-/// The search of one run (SPEC §5): its candidates.
+/// The search of one run (SPEC §5): its candidates, and what §5 reads of
+/// them alone, found once for the run's every query.
 #[derive(Clone, Debug)]
 pub struct Search {
     candidates: Vec<Candidate>,
+    /// Each candidate's fields (name, text, params) as stems, and its
+    /// vector words.
+    fields: Vec<([BTreeSet<String>; 3], Vec<String>)>,
+    /// Each candidate's `v(c)` and `isqrt(v(c)·v(c))`.
+    vectors: Vec<(Vec<i64>, i128)>,
+}
+
+/// §5's stopword test.
+fn stop(w: &str) -> bool {
+    STOPWORDS.contains(&w)
+}
+
+/// `dfv(w)`: how many candidates hold the vector word `w`.
+fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)], w: &str) -> usize {
+    fields.iter().filter(|(_, v)| v.iter().any(|x| x == w)).count()
+}
+
+/// `v(ws)`: the rows of every piece of every word, each weighed by
+/// `weight(n, dfv(w))`.
+fn vector(fields: &[([BTreeSet<String>; 3], Vec<String>)], ws: &[String]) -> Vec<i64> {
+    let (_, rows) = vocabulary();
+    let n = fields.len();
+    let mut v = vec![0i64; 128];
+    for w in ws {
+        let weight = i64::from(weight(n, dfv(fields, w)));
+        for p in pieces(w) {
+            for (x, r) in v.iter_mut().zip(&rows[p]) {
+                *x += weight * r;
+            }
+        }
+    }
+    v
+}
+
+fn dot(a: &[i64], b: &[i64]) -> i128 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| i128::from(*x) * i128::from(*y))
+        .sum()
 }
 
 impl Search {
@@ -165,8 +207,33 @@ impl Search {
                 "properties": keys.iter().map(|k| (k.to_string(), serde_json::json!({}))).collect::<serde_json::Map<_, _>>()
             }),
         });
+        let candidates: Vec<Candidate> = doors.chain(tools).chain(skills).collect();
+        let stems = |ws: &[String]| -> BTreeSet<String> {
+            ws.iter()
+                .map(|w| disclose::internals::stem::stem(w).into_owned())
+                .collect()
+        };
+        let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = (candidates.iter())
+            .map(|c| {
+                let (name, text, params) = (word_list(c.name()), word_list(c.text()), c.params());
+                let vector_words = (name.iter().chain(&text).chain(&params))
+                    .filter(|w| !stop(w))
+                    .cloned()
+                    .collect();
+                ([stems(&name), stems(&text), stems(&params)], vector_words)
+            })
+            .collect();
+        let vectors = (fields.iter())
+            .map(|(_, words)| {
+                let vc = vector(&fields, words);
+                let nc = isqrt(dot(&vc, &vc) as u128) as i128;
+                (vc, nc)
+            })
+            .collect();
         Search {
-            candidates: doors.chain(tools).chain(skills).collect(),
+            candidates,
+            fields,
+            vectors,
         }
     }
 
@@ -224,32 +291,14 @@ impl Search {
 
     /// Every candidate's SPEC §5 `score(c)`, in candidate order.
     fn scores(&self, query: &str) -> Vec<i128> {
-        let n = self.candidates.len();
-        let stop = |w: &String| STOPWORDS.contains(&w.as_str());
-        let stems = |ws: &[String]| -> BTreeSet<String> {
-            ws.iter()
-                .map(|w| disclose::internals::stem::stem(w).into_owned())
-                .collect()
-        };
-        // Each candidate's fields (name, text, params) as stems, and its
-        // vector words.
-        let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = (self.candidates.iter())
-            .map(|c| {
-                let (name, text, params) = (word_list(c.name()), word_list(c.text()), c.params());
-                let vector_words = (name.iter().chain(&text).chain(&params))
-                    .filter(|w| !stop(w))
-                    .cloned()
-                    .collect();
-                ([stems(&name), stems(&text), stems(&params)], vector_words)
-            })
-            .collect();
+        let fields = &self.fields;
+        let n = fields.len();
         let df = |t: &String| {
             fields
                 .iter()
                 .filter(|(f, _)| f.iter().any(|s| s.contains(t)))
                 .count()
         };
-        let dfv = |w: &String| fields.iter().filter(|(_, v)| v.contains(w)).count();
         let mut q: Vec<String> = Vec::new();
         for w in word_list(query) {
             if !stop(&w) && !q.contains(&w) {
@@ -260,26 +309,7 @@ impl Search {
             .map(|w| disclose::internals::stem::stem(w).into_owned())
             .filter(|t| df(t) > 0)
             .collect();
-        let (_, rows) = vocabulary();
-        let vector = |ws: &[String]| -> Vec<i64> {
-            let mut v = vec![0i64; 128];
-            for w in ws {
-                let weight = i64::from(weight(n, dfv(w)));
-                for p in pieces(w) {
-                    for (x, r) in v.iter_mut().zip(&rows[p]) {
-                        *x += weight * r;
-                    }
-                }
-            }
-            v
-        };
-        let dot = |a: &[i64], b: &[i64]| -> i128 {
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| i128::from(*x) * i128::from(*y))
-                .sum()
-        };
-        let vq = vector(&q);
+        let vq = vector(fields, &q);
         let nq = isqrt(dot(&vq, &vq) as u128) as i128;
         let lex: Vec<u128> = (fields.iter())
             .map(|([name, text, params], _)| {
@@ -295,11 +325,10 @@ impl Search {
             .collect();
         let most = lex.iter().copied().max().unwrap_or(0);
         let mut scores = Vec::with_capacity(n);
-        for (lex, (_, words)) in lex.iter().zip(&fields) {
-            let vc = vector(words);
-            let nc = isqrt(dot(&vc, &vc) as u128) as i128;
+        for (lex, (vc, nc)) in lex.iter().zip(&self.vectors) {
+            let (vc, nc) = (vc, *nc);
             let cos = if nq > 0 && nc > 0 {
-                floor(1024 * dot(&vq, &vc), nq * nc)
+                floor(1024 * dot(&vq, vc), nq * nc)
             } else {
                 0
             };

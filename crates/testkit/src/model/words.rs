@@ -7,7 +7,7 @@
 //! words are worth (`ranking`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// SPEC §5's 75 stopwords, typed again from the spec (not the library's
 /// list), in the spec's byte order.
@@ -86,10 +86,28 @@ pub(super) fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) 
     })
 }
 
+/// SPEC §5 `pieces(w)` ([`split`]), remembered per process: a word's
+/// pieces depend on the word alone, and the fuzzer's runs ask the same
+/// words again and again. The memo starts over past 65,536 words.
+pub fn pieces(word: &str) -> Vec<usize> {
+    static MEMO: Mutex<BTreeMap<String, Vec<usize>>> = Mutex::new(BTreeMap::new());
+    if let Some(found) = MEMO.lock().ok().and_then(|m| m.get(word).cloned()) {
+        return found;
+    }
+    let made = split(word);
+    if let Ok(mut memo) = MEMO.lock() {
+        if memo.len() >= 1 << 16 {
+            memo.clear();
+        }
+        memo.insert(word.to_string(), made.clone());
+    }
+    made
+}
+
 /// SPEC §5 `pieces(w)`: from each position, the longest piece that is an
 /// entry (`##`-prefixed after the first), trying every end; empty on a
 /// position with no match or past 100 characters.
-pub fn pieces(word: &str) -> Vec<usize> {
+fn split(word: &str) -> Vec<usize> {
     let (entries, _) = vocabulary();
     let chars: Vec<char> = word.chars().collect();
     if chars.len() > 100 {
