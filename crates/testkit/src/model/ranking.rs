@@ -169,7 +169,10 @@ fn stop(w: &str) -> bool {
 
 /// `dfv(w)`: how many candidates hold the vector word `w`.
 fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)], w: &str) -> usize {
-    fields.iter().filter(|(_, v)| v.iter().any(|x| x == w)).count()
+    fields
+        .iter()
+        .filter(|(_, v)| v.iter().any(|x| x == w))
+        .count()
 }
 
 /// `v(ws)`: the rows of every piece of every word, each weighed by
