@@ -1,5 +1,5 @@
 //! Scale benches for the catalog (docs/performance.md): P2 render, P3 describe search
-//! (SPEC §5, contract version 3), P4 `fit`, P6 admission. Each target is a
+//! (SPEC §5, contract version 4), P4 `fit`, P6 admission. Each target is a
 //! ratio, so each group measures both sides in the same run; `script/bench`
 //! reads the two medians from
 //! `target/criterion/<group>/<side>/new/estimates.json` and divides.
@@ -70,7 +70,7 @@ fn naive_word_list(s: &str) -> Vec<String> {
     out
 }
 
-/// The naive `describe` ranking (SPEC §5, contract version 3): for every
+/// The naive `describe` ranking (SPEC §5, contract version 4): for every
 /// query, tokenize and stem every candidate's name, description and
 /// params, count `df` and `dfv` by scanning them all, split and sum every
 /// candidate's vector, then score and fuse. No index, nothing kept between
@@ -164,7 +164,7 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
                 .map(|(t, w)| {
                     w * (3 * u64::from(name.contains(t))
                         + u64::from(text.contains(t))
-                        + u64::from(params.contains(t)))
+                        + 2 * u64::from(params.contains(t)))
                 })
                 .sum()
         })
@@ -181,7 +181,7 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
             } else {
                 0
             };
-            let score = (1024 * lex).checked_div(most).map_or(0, i128::from) + 2 * cos;
+            let score = (1024 * lex).checked_div(most).map_or(0, i128::from) + 3 * cos;
             (score > 0).then_some((score, tool))
         })
         .collect();

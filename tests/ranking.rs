@@ -1,4 +1,4 @@
-//! Property tests of `describe`'s ranking (SPEC §5, contract version 3),
+//! Property tests of `describe`'s ranking (SPEC §5, contract version 4),
 //! on generated catalogs and queries, against the test kit's readable
 //! model of §5 (`disclose_testkit::model::ranking`, the fuzzer's reference
 //! too): the words (with the camelCase split), the 75 stopwords, the three

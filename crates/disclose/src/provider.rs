@@ -28,7 +28,7 @@ pub enum Provider {
     /// OpenAI Responses: `{"description","name","parameters","type":"function"}`.
     OpenAiResponses,
     /// MCP, an entry of a `tools/list` result:
-    /// `{"description","inputSchema","name"}` (contract 3), for a gateway
+    /// `{"description","inputSchema","name"}` (since contract 3), for a gateway
     /// that serves the run's tools over MCP.
     Mcp,
 }

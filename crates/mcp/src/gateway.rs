@@ -9,7 +9,7 @@
 //! and over HTTP on its session's `initialize`, or, for a request of the
 //! 2026-07-28 revision, which has no session, to the sessionless run.
 //!
-//! `tools/list` is the run's resident tools in contract 3's `mcp` shape
+//! `tools/list` is the run's resident tools in the `mcp` shape
 //! (`Run::tools_for(Provider::Mcp)`, SPEC §11), fixed at start; the
 //! `initialize` (and `server/discover`) `instructions` carry `Run::render()`,
 //! which is also served as the prompt and the resource `index` for clients
