@@ -33,6 +33,7 @@ mod real {
     pub(crate) use crate::hint::hint;
     pub(crate) use crate::search::built;
     pub(crate) use crate::search::properties;
+    pub(crate) use crate::search::words;
     pub(crate) use crate::search::{cosine, weight};
     pub(crate) use crate::stem::stem;
 }
@@ -46,7 +47,7 @@ pub mod planted {
 
     use serde_json::{Map, Number, Value};
 
-    use crate::search::{Built, Candidate};
+    use crate::search::{Built, Candidate, Lexicon};
 
     /// SPEC §5's source of a candidate's params, given its schema.
     pub type Properties = fn(Option<&Value>) -> Option<&Map<String, Value>>;
@@ -167,6 +168,16 @@ pub mod planted {
         match planted() {
             Some(_) => Arc::new(Built::of(candidates)),
             None => crate::search::built(candidates),
+        }
+    }
+
+    /// The thread's lexicon of words (`search::words`) while nothing is
+    /// planted; a fresh one, filled through the planted rules, while
+    /// something is, so no broken stem is remembered.
+    pub(crate) fn words<R>(f: impl FnOnce(&mut Lexicon) -> R) -> R {
+        match planted() {
+            Some(_) => f(&mut Lexicon::default()),
+            None => crate::search::words(f),
         }
     }
 }

@@ -28,11 +28,15 @@ use serde_json::Value;
 
 use crate::DESCRIBE_HITS;
 
+mod lexicon;
 mod memo;
 mod narrow;
 mod score;
 mod words;
 
+#[cfg(feature = "mutants")]
+pub(crate) use lexicon::Lexicon;
+pub(crate) use lexicon::words;
 pub(crate) use memo::built;
 pub(crate) use score::{Built, cosine};
 pub use score::{dot, floor_div, isqrt, weight};

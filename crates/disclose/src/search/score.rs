@@ -13,9 +13,9 @@
 //! feature is each rule itself.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use super::Candidate;
+use super::lexicon::Lexicon;
 use super::narrow::{self, Narrow};
 use super::words::{is_stopword, params_of, tokenize};
 use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
@@ -52,6 +52,20 @@ fn hit(fields: u8) -> u64 {
         + 2 * u64::from(fields & IN_PARAMS != 0)
 }
 
+/// A vector word of one build: the lexicon's number for it, its `dfv`, and
+/// the last candidate that held it with that candidate's slot for it.
+struct VectorWord {
+    known: u32,
+    dfv: u32,
+    last: Option<(u32, u32)>,
+}
+
+/// A count as a table index (no build holds 2³² of anything: its input
+/// would be tens of gigabytes first).
+fn count(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
 /// What a run's candidates are, for ranking: built once from their words,
 /// then read by every query (SPEC §5).
 #[derive(Debug)]
@@ -72,18 +86,29 @@ pub(crate) struct Built {
 
 impl Built {
     /// What the rule reads of `candidates`, each planted rule (`seam`)
-    /// applied: stems, fields, vector words, `df`, `dfv`, vectors.
+    /// applied: stems, fields, vector words, `df`, `dfv`, vectors. Each
+    /// word's stem and pieces come from the thread's lexicon (`seam::words`),
+    /// and the counting is over the lexicon's numbers for words and stems.
     pub(crate) fn of(candidates: &[Candidate<'_>]) -> Built {
+        seam::words(|lexicon| Built::with(candidates, lexicon))
+    }
+
+    fn with(candidates: &[Candidate<'_>], lexicon: &mut Lexicon) -> Built {
         let n = candidates.len();
-        let mut ids: BTreeMap<String, u32> = BTreeMap::new();
-        let mut words: Vec<String> = Vec::new();
-        let mut stems: Lookup<String, Vec<(u32, u8)>> = Lookup::new();
-        // Each candidate's vector words, as (word id, occurrences).
+        // This build's stems (by the lexicon's number) and, for each, the
+        // candidates whose fields hold it, in candidate order: the last
+        // entry is the candidate being read, if it holds the stem yet.
+        let mut stem_of: Lookup<u32, u32> = Lookup::new();
+        let mut stems: Vec<(u32, Vec<(u32, u8)>)> = Vec::new();
+        // This build's vector words (by the lexicon's number): `dfv`, and
+        // where the candidate being read counts it, if it does yet.
+        let mut word_of: Lookup<u32, u32> = Lookup::new();
+        let mut words: Vec<VectorWord> = Vec::new();
+        // Each candidate's vector words, as (this build's word, occurrences).
         let mut counted: Vec<Vec<(u32, i64)>> = Vec::with_capacity(n);
         let mut list = String::new();
         for (id, candidate) in (0u32..).zip(candidates) {
-            let mut held: BTreeMap<u32, i64> = BTreeMap::new();
-            let mut fields: BTreeMap<String, u8> = BTreeMap::new();
+            let mut held: Vec<(u32, i64)> = Vec::new();
             let params = params_of(seam::properties(candidate.schema));
             let parts = [(candidate.name, IN_NAME), (candidate.text, IN_TEXT)]
                 .into_iter()
@@ -92,58 +117,66 @@ impl Built {
                 list.clear();
                 tokenize(text, &mut list);
                 for word in list.split_terminator(' ') {
-                    let stemmed = seam::stem(word);
-                    match fields.get_mut(stemmed.as_ref()) {
-                        Some(mask) => *mask |= field,
-                        None => {
-                            fields.insert(stemmed.into_owned(), field);
-                        }
+                    let known = lexicon.id(word);
+                    let facts = lexicon.word(known);
+                    let stem = *stem_of.get_or_insert_with(facts.stem, || {
+                        stems.push((facts.stem, Vec::new()));
+                        count(stems.len() - 1)
+                    });
+                    let holders = &mut stems[stem as usize].1;
+                    match holders.last_mut() {
+                        Some((holder, mask)) if *holder == id => *mask |= field,
+                        _ => holders.push((id, field)),
                     }
-                    if is_stopword(word) {
+                    if facts.stop {
                         continue;
                     }
-                    let word_id = match ids.get(word) {
-                        Some(&word_id) => word_id,
-                        None => {
-                            let word_id = u32::try_from(words.len()).unwrap_or(u32::MAX);
-                            ids.insert(word.to_string(), word_id);
-                            words.push(word.to_string());
-                            word_id
+                    let at = *word_of.get_or_insert_with(known, || {
+                        words.push(VectorWord {
+                            known,
+                            dfv: 0,
+                            last: None,
+                        });
+                        count(words.len() - 1)
+                    });
+                    let word = &mut words[at as usize];
+                    match word.last {
+                        Some((holder, slot)) if holder == id => held[slot as usize].1 += 1,
+                        _ => {
+                            word.last = Some((id, count(held.len())));
+                            word.dfv += 1;
+                            held.push((at, 1));
                         }
-                    };
-                    *held.entry(word_id).or_default() += 1;
+                    }
                 }
             }
-            for (stemmed, mask) in fields {
-                stems.get_or_default(stemmed).push((id, mask));
-            }
-            counted.push(held.into_iter().collect());
+            counted.push(held);
         }
-        let mut dfv = vec![0u32; words.len()];
-        for held in &counted {
-            for &(word_id, _) in held {
-                dfv[word_id as usize] += 1;
-            }
-        }
-        // Each distinct word is split once; its weighted rows are added
-        // once per candidate, times its occurrences there.
-        let weighted: Vec<(i64, Vec<u32>)> = (words.iter().zip(&dfv))
-            .map(|(word, &df)| (i64::from(seam::weight(n, df as usize)), pieces(word)))
+        // Each distinct word is weighed once; its rows are added once per
+        // candidate, times its occurrences there.
+        let weighted: Vec<(i64, &[u32])> = (words.iter())
+            .map(|word| {
+                let weight = i64::from(seam::weight(n, word.dfv as usize));
+                (weight, &*lexicon.word(word.known).pieces)
+            })
             .collect();
         let vectors: Vec<(Vector, i128)> = counted
             .iter()
             .map(|held| {
                 let mut vector = [0i64; DIMENSIONS];
-                for &(word_id, times) in held {
-                    let (weight, pieces) = &weighted[word_id as usize];
+                for &(at, times) in held {
+                    let (weight, pieces) = weighted[at as usize];
                     add_rows(&mut vector, pieces, weight.wrapping_mul(times));
                 }
                 let norm = isqrt_of(dot(&vector, &vector));
                 (vector, norm)
             })
             .collect();
-        let dfv = (ids.into_iter())
-            .map(|(word, word_id)| (word, dfv[word_id as usize]))
+        let dfv = (words.iter())
+            .map(|word| (lexicon.word(word.known).text.to_string(), word.dfv))
+            .collect();
+        let stems = (stems.into_iter())
+            .map(|(stem, holders)| (lexicon.stem_text(stem).to_string(), holders))
             .collect();
         let narrow = vectors.iter().map(|(v, _)| Narrow::of(v)).collect();
         Built {

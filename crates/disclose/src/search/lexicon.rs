@@ -1,0 +1,176 @@
+//! A speed-up of SPEC §5's words, fenced beside the rule: what depends on
+//! one word alone (whether it is a stopword, its stem, its WordPiece
+//! pieces), found once per thread and kept for every later build.
+//!
+//! Catalogs rarely repeat across the sessions of a corpus (each recording
+//! admits its own mix of servers), so the memo of whole builds seldom
+//! hits; their words repeat far more. A build asks the lexicon for each
+//! word it reads and gets a number standing for the word, and the word's
+//! facts by that number, so it also compares numbers, not texts, while it
+//! counts `df` and `dfv`.
+//!
+//! It is bounded ([`BOUND`] bytes of words, stems and pieces): past it, the
+//! lexicon starts over, between two builds, never inside one (so the
+//! numbers a build holds stay valid until it ends, and one build costs at
+//! most its own words). What is planted (`crate::seam`) is never
+//! remembered: a build with a planted stem gets a fresh lexicon of its own
+//! through `seam::words`.
+
+use std::cell::RefCell;
+
+use super::words::is_stopword;
+use crate::contract4::pieces;
+use crate::lookup::Lookup;
+use crate::seam;
+
+/// The most bytes of words, stems and pieces a thread's lexicon keeps
+/// between builds.
+const BOUND: usize = 4 << 20;
+
+/// What SPEC §5 reads of one word.
+#[derive(Debug)]
+pub(crate) struct Word {
+    /// The word itself.
+    pub(crate) text: Box<str>,
+    /// The number of its stem (`Lexicon::stem_text`).
+    pub(crate) stem: u32,
+    /// Whether it is one of the 75 stopwords (no vector word).
+    pub(crate) stop: bool,
+    /// Its WordPiece pieces' vocabulary lines.
+    pub(crate) pieces: Box<[u32]>,
+}
+
+/// Words and stems by number.
+#[derive(Debug, Default)]
+pub(crate) struct Lexicon {
+    words: Vec<Word>,
+    word_ids: Lookup<Box<str>, u32>,
+    stems: Vec<Box<str>>,
+    stem_ids: Lookup<Box<str>, u32>,
+    /// What the tables above hold, roughly, in bytes.
+    bytes: usize,
+}
+
+impl Lexicon {
+    /// The number of `word`, found or made (its facts found once).
+    pub(crate) fn id(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.word_ids.get(word) {
+            return id;
+        }
+        let stemmed = seam::stem(word);
+        let stem = match self.stem_ids.get(stemmed.as_ref()) {
+            Some(&stem) => stem,
+            None => {
+                let stem = number(self.stems.len());
+                self.bytes += 2 * stemmed.len() + 48;
+                self.stems.push(stemmed.as_ref().into());
+                self.stem_ids.insert(stemmed.as_ref().into(), stem);
+                stem
+            }
+        };
+        let stop = is_stopword(word);
+        let pieces: Box<[u32]> = if stop {
+            Box::new([])
+        } else {
+            pieces(word).into()
+        };
+        let id = number(self.words.len());
+        self.bytes += 2 * word.len() + 4 * pieces.len() + 80;
+        self.words.push(Word {
+            text: word.into(),
+            stem,
+            stop,
+            pieces,
+        });
+        self.word_ids.insert(word.into(), id);
+        id
+    }
+
+    /// The facts of the word numbered `id`.
+    pub(crate) fn word(&self, id: u32) -> &Word {
+        &self.words[id as usize]
+    }
+
+    /// The stem numbered `stem`.
+    pub(crate) fn stem_text(&self, stem: u32) -> &str {
+        &self.stems[stem as usize]
+    }
+}
+
+/// A table's next number (no lexicon holds 2³² words: a build's input
+/// would be tens of gigabytes first).
+fn number(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
+/// Runs `f` with this thread's lexicon, started over first if it holds
+/// more than [`BOUND`] bytes.
+pub(crate) fn words<R>(f: impl FnOnce(&mut Lexicon) -> R) -> R {
+    thread_local! {
+        static LEXICON: RefCell<Lexicon> = RefCell::new(Lexicon::default());
+    }
+    LEXICON.with(|lexicon| match lexicon.try_borrow_mut() {
+        Ok(mut lexicon) => {
+            if lexicon.bytes > BOUND {
+                *lexicon = Lexicon::default();
+            }
+            f(&mut lexicon)
+        }
+        // Never reached (a build does not start another), but a fresh
+        // lexicon is as right as the kept one.
+        Err(_) => f(&mut Lexicon::default()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stem::stem;
+
+    #[test]
+    fn a_word_s_facts_are_the_rule_s() {
+        let mut lexicon = Lexicon::default();
+        let words = [
+            "organizing",
+            "organize",
+            "the",
+            "timezones",
+            "ꙮ",
+            "unaffable",
+            "organizing",
+        ];
+        let ids: Vec<u32> = words.iter().map(|w| lexicon.id(w)).collect();
+        // The same word, the same number; another word, another.
+        assert_eq!(ids[0], ids[6]);
+        assert_ne!(ids[0], ids[1]);
+        for (word, id) in words.iter().zip(&ids) {
+            let facts = lexicon.word(*id);
+            assert_eq!(&*facts.text, *word);
+            assert_eq!(lexicon.stem_text(facts.stem), stem(word), "{word}");
+            assert_eq!(facts.stop, is_stopword(word), "{word}");
+            let expected = if facts.stop { Vec::new() } else { pieces(word) };
+            assert_eq!(&*facts.pieces, expected.as_slice(), "{word}");
+        }
+        // Two words of one stem share its number.
+        assert_eq!(lexicon.word(ids[0]).stem, lexicon.word(ids[1]).stem);
+        assert!(lexicon.word(ids[2]).stop);
+        assert!(!lexicon.word(ids[3]).pieces.is_empty());
+    }
+
+    #[test]
+    fn the_lexicon_starts_over_past_its_bound_between_builds() {
+        let long = "a".repeat(BOUND);
+        let first = words(|lexicon| {
+            lexicon.id("kept");
+            lexicon.id(&long);
+            lexicon.bytes
+        });
+        assert!(first > BOUND);
+        // The next build finds it started over: "kept" is made again, as
+        // the first word.
+        words(|lexicon| {
+            assert_eq!(lexicon.words.len(), 0);
+            assert_eq!(lexicon.id("kept"), 0);
+        });
+    }
+}
