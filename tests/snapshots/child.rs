@@ -41,7 +41,7 @@ fn scout_sees_only_what_it_is_offered() {
     // search (approval required), edit, exec. The index: github__get_issue
     // and both skills (skills stay visible). `github__create_issue` is not an
     // exact name for the scout, so it is a keyword query over what the scout
-    // sees; `search` is in nothing the scout sees (contract 3: no stem is
+    // sees; `search` is in nothing the scout sees (since contract 3: no stem is
     // shared, but the vectors of what the scout sees still rank, and never
     // list a tool it is not offered).
     let ops = [
@@ -68,30 +68,23 @@ fn scout_sees_only_what_it_is_offered() {
     {"description":"Show status.","input_schema":{"type":"object"},"name":"status"}
     {"description":"Find a capability by exact name for its full guide, or by keywords for a ranked list.","input_schema":{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"name":"describe"}
     {"description":"Run a dormant tool by name; its args are checked against that tool's input schema first.","input_schema":{"additionalProperties":false,"properties":{"args":{"type":"object"},"name":{"type":"string"}},"required":["name","args"],"type":"object"},"name":"call"}
-    >>> describe "github__create_issue" (384 bytes)
+    >>> describe "github__create_issue" (181 bytes)
     no capability is named "github__create_issue"; closest matches:
     - github__get_issue: Get an issue.
-    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
-    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
-    - skill triage: Triage issues.
     - status: Show status.
-    - read: Read a file.
     - skill style: Style guide.
+    - skill triage: Triage issues.
     >>> describe "github__get_issue" (170 bytes)
     tool github__get_issue
     standing: dormant; effect: read; approval: never
     Get an issue.
     input schema: {"type":"object"}
     use: call {"name":"github__get_issue","args":{...}}
-    >>> describe "search" (370 bytes)
+    >>> describe "search" (253 bytes)
     no capability is named "search"; closest matches:
     - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
     - read: Read a file.
     - call: Run a dormant tool by name; its args are checked against that tool's input sc…
-    - status: Show status.
-    - github__get_issue: Get an issue.
-    - skill triage: Triage issues.
-    - skill style: Style guide.
     >>> expand "github__merge" (81 bytes)
     refused E_INVALID_ARGS expand.unknown: nothing admitted is named "github__merge"
     >>> expand "exec" (72 bytes)

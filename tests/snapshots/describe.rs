@@ -116,30 +116,29 @@ fn keyword_ranking_with_ties_broken_by_name_in_byte_order() {
     // case-insensitive order would put `issue-triage` (`-` 0x2d) before
     // `issue_log` (`_` 0x5f). Tools and skills sort together, by name.
     // `Read` is not an exact name (`read` is not admitted here either).
-    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
-    // above, now over stems) with 2 × the cosine of the word vectors, so the
-    // order below is the fused one and the doors can be listed by their
-    // vectors; tests/ranking.rs holds the ranking to an independent model.
+    // Since contract 3, SPEC §5 fuses this keyword half (lex, the
+    // arithmetic above, over stems; contract 4 counts a params hit 2) with
+    // the cosine of the word vectors (3 × under contract 4), so the order
+    // below is the fused one and the doors can be listed by their vectors;
+    // tests/ranking.rs holds the ranking to an independent model.
     let ops = [describe("create issue"), describe("Issue")];
     insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &ops), @r#"
-    >>> describe "create issue" (447 bytes)
+    >>> describe "create issue" (354 bytes)
     no capability is named "create issue"; closest matches:
-    - gitlab__create_issue: Open an issue on GitLab.
     - github__create_issue: Open an issue on GitHub.
+    - gitlab__create_issue: Open an issue on GitLab.
     - skill issue-triage: Sort new issues by label.
     - Issue_log: Keep a log.
-    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
     - jira__create_ticket: Open a ticket.
     - call: Run a dormant tool by name; its args are checked against that tool's input sc…
-    >>> describe "Issue" (440 bytes)
+    >>> describe "Issue" (347 bytes)
     no capability is named "Issue"; closest matches:
-    - skill issue-triage: Sort new issues by label.
     - github__create_issue: Open an issue on GitHub.
+    - skill issue-triage: Sort new issues by label.
     - gitlab__create_issue: Open an issue on GitLab.
     - Issue_log: Keep a log.
-    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
-    - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
     - jira__create_ticket: Open a ticket.
+    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
     "#);
 }
 
@@ -150,19 +149,19 @@ fn query_words_count_once() {
     // 7·(3+1) = 28 leads github 12 and gitlab 12, then Issue_log 9 and
     // issue-triage 9. Were `issue` counted three times, github and gitlab
     // would score 36 and lead.
-    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
-    // above, now over stems) with 2 × the cosine of the word vectors, so the
-    // order below is the fused one and the doors can be listed by their
-    // vectors; tests/ranking.rs holds the ranking to an independent model.
+    // Since contract 3, SPEC §5 fuses this keyword half (lex, the
+    // arithmetic above, over stems; contract 4 counts a params hit 2) with
+    // the cosine of the word vectors (3 × under contract 4), so the order
+    // below is the fused one and the doors can be listed by their vectors;
+    // tests/ranking.rs holds the ranking to an independent model.
     insta::assert_snapshot!(check(&ranking_catalog(), Mode::Chat, &[describe("issue ISSUE Issue ticket")]), @r#"
-    >>> describe "issue ISSUE Issue ticket" (459 bytes)
+    >>> describe "issue ISSUE Issue ticket" (370 bytes)
     no capability is named "issue ISSUE Issue ticket"; closest matches:
     - jira__create_ticket: Open a ticket.
     - skill issue-triage: Sort new issues by label.
     - Issue_log: Keep a log.
     - github__create_issue: Open an issue on GitHub.
     - gitlab__create_issue: Open an issue on GitLab.
-    - call: Run a dormant tool by name; its args are checked against that tool's input sc…
     - describe: Find a capability by exact name for its full guide, or by keywords for a rank…
     "#);
 }
@@ -175,10 +174,11 @@ fn more_than_eight_hits_keep_the_first_eight() {
     // digest, export, fsck 1 each. 11 hits: digest, export and fsck (the last
     // three by name) are not listed. syslog__send has lex 0: `syslog` is one
     // word.
-    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
-    // above, now over stems) with 2 × the cosine of the word vectors, so the
-    // order below is the fused one and the doors can be listed by their
-    // vectors; tests/ranking.rs holds the ranking to an independent model.
+    // Since contract 3, SPEC §5 fuses this keyword half (lex, the
+    // arithmetic above, over stems; contract 4 counts a params hit 2) with
+    // the cosine of the word vectors (3 × under contract 4), so the order
+    // below is the fused one and the doors can be listed by their vectors;
+    // tests/ranking.rs holds the ranking to an independent model.
     let decls = [
         host("log_write", "Write a log line."),
         host("log_read", "Read the log."),
@@ -194,14 +194,14 @@ fn more_than_eight_hits_keep_the_first_eight() {
         carried("LOG-format", "How a log line looks.", "body"),
     ];
     insta::assert_snapshot!(check(&decls, Mode::Chat, &[describe("log")]), @r#"
-    >>> describe "log" (287 bytes)
+    >>> describe "log" (285 bytes)
     no capability is named "log"; closest matches:
     - skill grep-log: Search logs.
     - skill LOG-format: How a log line looks.
     - log_write: Write a log line.
     - log_read: Read the log.
-    - log_rotate: Rotate files.
     - audit: Audit the log.
+    - digest: Digest the log.
     - export: Export the log.
     - syslog__send: Send to syslog.
     "#);
@@ -214,12 +214,15 @@ fn keyword_hits_show_hints_and_include_the_doors() {
     // name. Their hints are cut: describe's description is 85 bytes,
     // cut at 77 inside `ranked`; call's is 88 bytes, cut at 77 inside
     // `schema`. Non-ASCII words lowercase by `char::to_lowercase`.
-    // Contract 3 (SPEC §5.3) fuses this keyword half (lex, the arithmetic
-    // above, now over stems) with 2 × the cosine of the word vectors, so the
-    // order below is the fused one and the doors can be listed by their
-    // vectors; tests/ranking.rs holds the ranking to an independent model.
+    // Since contract 3, SPEC §5 fuses this keyword half (lex, the
+    // arithmetic above, over stems; contract 4 counts a params hit 2) with
+    // the cosine of the word vectors (3 × under contract 4), so the order
+    // below is the fused one and the doors can be listed by their vectors;
+    // tests/ranking.rs holds the ranking to an independent model.
     let decls = [host("resume", "Résumé de l'été.")];
-    let ops = [describe("by name"), describe("ÉTÉ"), describe("zebra")];
+    // `ꙮ` has no WordPiece piece and is in no candidate, so nothing
+    // scores (under contract 4's vectors `zebra` leans towards `call`).
+    let ops = [describe("by name"), describe("ÉTÉ"), describe("ꙮ")];
     insta::assert_snapshot!(check(&decls, Mode::Chat, &ops), @r#"
     >>> describe "by name" (264 bytes)
     no capability is named "by name"; closest matches:
@@ -229,8 +232,8 @@ fn keyword_hits_show_hints_and_include_the_doors() {
     >>> describe "ÉTÉ" (80 bytes)
     no capability is named "ÉTÉ"; closest matches:
     - resume: Résumé de l'été.
-    >>> describe "zebra" (52 bytes)
-    no capability is named "zebra", and nothing matched
+    >>> describe "ꙮ" (50 bytes)
+    no capability is named "ꙮ", and nothing matched
     "#);
 }
 

@@ -409,7 +409,7 @@ async fn send(
             )));
         }
     };
-    let _forwarding = progress.map(|sink| Forwarding::new(&up.progress, &handle, sink));
+    let forwarding = progress.map(|sink| Forwarding::new(&up.progress, &handle, sink));
     let mut abandoned = Abandoned {
         peer: up.peer.clone(),
         id: Some(handle.id.clone()),
@@ -425,6 +425,9 @@ async fn send(
         )));
     };
     abandoned.id = None;
+    if let Some(forwarding) = forwarding {
+        forwarding.settle().await;
+    }
     match answer {
         Ok(ServerResult::CallToolResult(result)) => Sent::Answered(Called::Result(result)),
         Ok(ServerResult::EmptyResult(_)) => {
@@ -480,6 +483,25 @@ impl Forwarding {
             in_flight: Arc::clone(in_flight),
             token,
         }
+    }
+}
+
+/// How long a call that forwards progress waits, once answered, for the
+/// notifications its server sent before the answer.
+const PROGRESS_SETTLE: Duration = Duration::from_millis(5);
+
+impl Forwarding {
+    /// Waits for the progress notifications the server sent before its
+    /// answer, then stops forwarding. rmcp hands the answer straight to
+    /// the call but runs each notification's handler as a task of its
+    /// own, spawned before the answer is handed on: without this wait the
+    /// last notification (`4 of 4`) could find the call gone, and a
+    /// client's result would come before it.
+    async fn settle(self) {
+        for _ in 0..4 {
+            tokio::task::yield_now().await;
+        }
+        tokio::time::sleep(PROGRESS_SETTLE).await;
     }
 }
 
@@ -542,13 +564,24 @@ fn session_expired(error: &rmcp::ServiceError) -> bool {
 }
 
 /// The innermost cause of a transport error (`Connection refused (os
-/// error 111)`), not the chain of wrappers around it.
+/// error 111)`), not the chain of wrappers around it. rmcp's
+/// `StreamableHttpError::Client` shows the client's error without naming
+/// it as its source, so the walk steps into it by hand.
 fn cause(error: &(dyn std::error::Error + 'static)) -> String {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
     let mut cause = error;
-    while let Some(source) = cause.source() {
-        cause = source;
+    loop {
+        let next = match cause.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+            Some(StreamableHttpError::Client(client)) => {
+                Some(client as &(dyn std::error::Error + 'static))
+            }
+            _ => cause.source(),
+        };
+        match next {
+            Some(next) => cause = next,
+            None => return cause.to_string(),
+        }
     }
-    cause.to_string()
 }
 
 fn error_text(error: &rmcp::ServiceError) -> String {

@@ -570,7 +570,7 @@ mod tests {
     fn outcomes_rank_the_first_expected_name_and_errors_name_the_cause() {
         let text = concat!(
             "{\"query\":\"issues\",\"expect\":[\"triage\",\"gh__list_issues\"]}\n",
-            "{\"query\":\"label\",\"expect\":[\"gh__list_issues\"]}\n",
+            "{\"query\":\"sort\",\"expect\":[\"gh__list_issues\"]}\n",
             "{\"query\":\"triage\",\"expect\":[\"triage\"]}\n",
             "{\"query\":\"x\",\"expect\":[\"gh__create_issue\",\"nope\"]}\n",
             "{\"query\":\" \",\"expect\":[\"triage\"]}\n",
@@ -588,20 +588,16 @@ mod tests {
             })
             .collect();
         // Line 1: gh__list_issues (`issues` in name and text) leads, triage
-        // (text) next, then the doors by their vectors alone; line 2's
-        // `label` is in no candidate, so its vector alone ranks, and lists
-        // gh__list_issues third; line 3 is an exact name. (The ranking is
+        // (text) next, then `call` by its vector alone (describe's cosine
+        // is not above 0); line 2's `sort` is in triage's disclosure only,
+        // so the others rank by their vectors alone, and gh__list_issues
+        // is third; line 3 is an exact name. (The ranking is
         // held to SPEC §5 by tests/ranking.rs; this test is about what
         // recall measures from it.)
         assert_eq!(
             seen,
             [
-                (
-                    1,
-                    Some(1),
-                    vec!["gh__list_issues", "triage", "call", "describe"],
-                    2
-                ),
+                (1, Some(1), vec!["gh__list_issues", "triage", "call"], 2),
                 (
                     2,
                     Some(3),

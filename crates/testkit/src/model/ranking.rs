@@ -10,7 +10,7 @@
 //! the WordPiece split (`words`), the hint (`index`) or anything of the
 //! library's but `stem`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -158,6 +158,8 @@ pub struct Search {
     /// Each candidate's fields (name, text, params) as stems, and its
     /// vector words.
     fields: Vec<([BTreeSet<String>; 3], Vec<String>)>,
+    /// `dfv(w)` of every vector word of a candidate.
+    dfv: BTreeMap<String, usize>,
     /// Each candidate's `v(c)` and `isqrt(v(c)·v(c))`.
     vectors: Vec<(Vec<i64>, i128)>,
 }
@@ -167,22 +169,25 @@ fn stop(w: &str) -> bool {
     STOPWORDS.contains(&w)
 }
 
-/// `dfv(w)`: how many candidates hold the vector word `w`.
-fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)], w: &str) -> usize {
-    fields
-        .iter()
-        .filter(|(_, v)| v.iter().any(|x| x == w))
-        .count()
+/// `dfv(w)` of every vector word: how many candidates hold it (a word
+/// no candidate holds has `dfv` 0).
+fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)]) -> BTreeMap<String, usize> {
+    let mut dfv = BTreeMap::new();
+    for (_, words) in fields {
+        for w in words.iter().collect::<BTreeSet<_>>() {
+            *dfv.entry(w.clone()).or_default() += 1;
+        }
+    }
+    dfv
 }
 
-/// `v(ws)`: the rows of every piece of every word, each weighed by
-/// `weight(n, dfv(w))`.
-fn vector(fields: &[([BTreeSet<String>; 3], Vec<String>)], ws: &[String]) -> Vec<i64> {
+/// `v(ws)` among `n` candidates: the rows of every piece of every word,
+/// each weighed by `weight(n, dfv(w))`.
+fn vector(n: usize, dfv: &BTreeMap<String, usize>, ws: &[String]) -> Vec<i64> {
     let (_, rows) = vocabulary();
-    let n = fields.len();
     let mut v = vec![0i64; 128];
     for w in ws {
-        let weight = i64::from(weight(n, dfv(fields, w)));
+        let weight = i64::from(weight(n, dfv.get(w).copied().unwrap_or(0)));
         for p in pieces(w) {
             for (x, r) in v.iter_mut().zip(&rows[p]) {
                 *x += weight * r;
@@ -226,9 +231,10 @@ impl Search {
                 ([stems(&name), stems(&text), stems(&params)], vector_words)
             })
             .collect();
+        let dfv = dfv(&fields);
         let vectors = (fields.iter())
             .map(|(_, words)| {
-                let vc = vector(&fields, words);
+                let vc = vector(fields.len(), &dfv, words);
                 let nc = isqrt(dot(&vc, &vc) as u128) as i128;
                 (vc, nc)
             })
@@ -236,6 +242,7 @@ impl Search {
         Search {
             candidates,
             fields,
+            dfv,
             vectors,
         }
     }
@@ -312,7 +319,7 @@ impl Search {
             .map(|w| disclose::internals::stem::stem(w).into_owned())
             .filter(|t| df(t) > 0)
             .collect();
-        let vq = vector(fields, &q);
+        let vq = vector(n, &self.dfv, &q);
         let nq = isqrt(dot(&vq, &vq) as u128) as i128;
         let lex: Vec<u128> = (fields.iter())
             .map(|([name, text, params], _)| {

@@ -223,7 +223,7 @@ mod tests {
               }
             }
           ],
-          "contract": 3,
+          "contract": 4,
           "corpus": "corpora",
           "format": 1,
           "golden": "golden",
@@ -421,7 +421,7 @@ mod tests {
               }
             }
           ],
-          "contract": 3,
+          "contract": 4,
           "corpus": "corpora",
           "format": 1,
           "golden": "golden",
