@@ -319,6 +319,10 @@ async fn listening(gateway: &str, cfg: &str) -> (tokio::process::Child, String) 
 }
 
 async fn http_client(url: &str) -> Client {
+    // rmcp's reqwest is built without a TLS provider (the gateway's own
+    // client installs ring's, `src/http_client.rs`); the bench's client
+    // must install it too before reqwest builds a client.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let config = StreamableHttpClientTransportConfig::with_uri(url).auth_header(TOKEN);
     ().serve(StreamableHttpClientTransport::from_config(config))
         .await

@@ -12,7 +12,7 @@
 use std::fmt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -80,8 +80,8 @@ pub type ProgressSink = mpsc::UnboundedSender<ProgressNotificationParam>;
 /// The progress tokens of a connection's calls in flight that forward
 /// progress, each with its sink: rmcp gives every request a token of its
 /// own, unique on the connection, so a notification reaches the one call
-/// it is about and no other.
-type InFlight = Arc<std::sync::Mutex<Vec<(ProgressToken, ProgressSink)>>>;
+/// it is about and no other, and marks that the call has had progress.
+type InFlight = Arc<std::sync::Mutex<Vec<(ProgressToken, ProgressSink, Arc<AtomicBool>)>>>;
 
 /// The child process of a stdio upstream.
 struct Child {
@@ -469,6 +469,8 @@ fn never_reached(error: &rmcp::ServiceError, http: bool) -> bool {
 struct Forwarding {
     in_flight: InFlight,
     token: ProgressToken,
+    /// Whether a progress notification has reached this call yet.
+    seen: Arc<AtomicBool>,
 }
 
 impl Forwarding {
@@ -478,10 +480,12 @@ impl Forwarding {
         sink: ProgressSink,
     ) -> Forwarding {
         let token = handle.progress_token.clone();
-        lock(in_flight).push((token.clone(), sink));
+        let seen = Arc::new(AtomicBool::new(false));
+        lock(in_flight).push((token.clone(), sink, Arc::clone(&seen)));
         Forwarding {
             in_flight: Arc::clone(in_flight),
             token,
+            seen,
         }
     }
 }
@@ -496,8 +500,13 @@ impl Forwarding {
     /// the call but runs each notification's handler as a task of its
     /// own, spawned before the answer is handed on: without this wait the
     /// last notification (`4 of 4`) could find the call gone, and a
-    /// client's result would come before it.
+    /// client's result would come before it. A call that has had no
+    /// progress yet waits nothing (rmcp's clients send a progress token
+    /// with every request, so most calls are such).
     async fn settle(self) {
+        if !self.seen.load(Ordering::Acquire) {
+            return;
+        }
         for _ in 0..4 {
             tokio::task::yield_now().await;
         }
@@ -507,7 +516,7 @@ impl Forwarding {
 
 impl Drop for Forwarding {
     fn drop(&mut self) {
-        lock(&self.in_flight).retain(|(token, _)| *token != self.token);
+        lock(&self.in_flight).retain(|(token, _, _)| *token != self.token);
     }
 }
 
@@ -634,8 +643,11 @@ impl ClientHandler for Handler {
     ) {
         let sink = lock(&self.progress)
             .iter()
-            .find(|(token, _)| *token == params.progress_token)
-            .map(|(_, sink)| sink.clone());
+            .find(|(token, _, _)| *token == params.progress_token)
+            .map(|(_, sink, seen)| {
+                seen.store(true, Ordering::Release);
+                sink.clone()
+            });
         // A notification for no call in flight (late, or never asked for)
         // goes nowhere.
         if let Some(sink) = sink {
