@@ -18,14 +18,18 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// mimalloc.h, v2 and v3; the sys crate names no constant for it).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// The allocator's settings for a short-lived process that frees in
-/// bursts on several threads (`check`, `fuzz`, a gateway session): freed
+/// The allocator's settings for a process that frees in bursts on several
+/// threads and is judged by its peak memory (`check`, the gateway): freed
 /// memory goes back to the system at once rather than after 10 ms, so
 /// peak RSS follows what is live, not what was freed in the last burst
 /// (docs/decisions.md, "check's allocator returns what it frees at once").
-/// An explicit `MIMALLOC_PURGE_DELAY` in the environment still wins.
-fn settle_allocator() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+/// `fuzz`, judged by its speed alone, keeps mimalloc's delay: returning
+/// pages at once cost it 13% of its CPU in `madvise` and page faults. An
+/// explicit `MIMALLOC_PURGE_DELAY` in the environment still wins.
+fn settle_allocator(command: &cli::args::Command) {
+    if !matches!(command, cli::args::Command::Fuzz(_))
+        && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none()
+    {
         // SAFETY: `mi_option_set` stores one value in mimalloc's option
         // table; the option exists in the vendored mimalloc (v2 and v3)
         // and is read afresh each time a purge is scheduled.
@@ -38,7 +42,6 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _};
 
 fn main() -> ExitCode {
-    settle_allocator();
     // `disclose --version` names the contract too (SPEC §17).
     let version = format!(
         "{} (contract {})",
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
             return code.into();
         }
     };
+    settle_allocator(&args.command);
     match cli::run(args) {
         Ok(exit) => exit.into(),
         Err(error) => {
