@@ -14,6 +14,10 @@ mod cli;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use std::process::ExitCode;
+
+use clap::{CommandFactory as _, FromArgMatches as _};
+
 /// mimalloc's `mi_option_purge_delay` (index 15 of `mi_option_e` in
 /// mimalloc.h, v2 and v3; the sys crate names no constant for it).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
@@ -36,10 +40,6 @@ fn settle_allocator(command: &cli::args::Command) {
         unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
     }
 }
-
-use std::process::ExitCode;
-
-use clap::{CommandFactory as _, FromArgMatches as _};
 
 fn main() -> ExitCode {
     // `disclose --version` names the contract too (SPEC §17).

@@ -464,6 +464,10 @@ fn never_reached(error: &rmcp::ServiceError, http: bool) -> bool {
     false
 }
 
+/// How long a call that has had progress waits, once answered, for the
+/// notifications its server sent before the answer.
+const PROGRESS_SETTLE: Duration = Duration::from_millis(5);
+
 /// A call's progress sink, registered under its request's token for as
 /// long as the call is awaited.
 struct Forwarding {
@@ -488,13 +492,7 @@ impl Forwarding {
             seen,
         }
     }
-}
 
-/// How long a call that forwards progress waits, once answered, for the
-/// notifications its server sent before the answer.
-const PROGRESS_SETTLE: Duration = Duration::from_millis(5);
-
-impl Forwarding {
     /// Waits for the progress notifications the server sent before its
     /// answer, then stops forwarding. rmcp hands the answer straight to
     /// the call but runs each notification's handler as a task of its

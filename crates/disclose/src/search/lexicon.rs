@@ -97,9 +97,10 @@ impl Lexicon {
     }
 }
 
-/// A table's next number (no lexicon holds 2³² words: a build's input
-/// would be tens of gigabytes first).
-fn number(len: usize) -> u32 {
+/// A table's length as the next number, for the lexicon's tables and a
+/// build's (none holds 2³² entries: its input would be tens of gigabytes
+/// first).
+pub(super) fn number(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
 }
 

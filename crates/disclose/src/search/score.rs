@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 
 use super::Candidate;
-use super::lexicon::Lexicon;
+use super::lexicon::{Lexicon, number};
 use super::narrow::{self, Narrow};
 use super::words::{is_stopword, params_of, tokenize};
 use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
@@ -58,12 +58,6 @@ struct VectorWord {
     known: u32,
     dfv: u32,
     last: Option<(u32, u32)>,
-}
-
-/// A count as a table index (no build holds 2³² of anything: its input
-/// would be tens of gigabytes first).
-fn count(len: usize) -> u32 {
-    u32::try_from(len).unwrap_or(u32::MAX)
 }
 
 /// What a run's candidates are, for ranking: built once from their words,
@@ -121,7 +115,7 @@ impl Built {
                     let facts = lexicon.word(known);
                     let stem = *stem_of.get_or_insert_with(facts.stem, || {
                         stems.push((facts.stem, Vec::new()));
-                        count(stems.len() - 1)
+                        number(stems.len() - 1)
                     });
                     let holders = &mut stems[stem as usize].1;
                     match holders.last_mut() {
@@ -137,13 +131,13 @@ impl Built {
                             dfv: 0,
                             last: None,
                         });
-                        count(words.len() - 1)
+                        number(words.len() - 1)
                     });
                     let word = &mut words[at as usize];
                     match word.last {
                         Some((holder, slot)) if holder == id => held[slot as usize].1 += 1,
                         _ => {
-                            word.last = Some((id, count(held.len())));
+                            word.last = Some((id, number(held.len())));
                             word.dfv += 1;
                             held.push((at, 1));
                         }
