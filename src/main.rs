@@ -1,11 +1,5 @@
-//! The `disclose` CLI: glue between the library and files, terminals and
-//! exit codes. Parsing arguments is one stage (clap, validation only); each
-//! command then runs on a resolved config and returns an [`cli::Exit`].
-//!
-//! Exit status, stable and documented: 0 pass, 1 failure (a golden mismatch,
-//! a broken invariant, a malformed session, a difference), 2 usage or I/O.
-
-mod cli;
+//! The `disclose` binary: the command (`disclose_cli::main`, src/lib.rs)
+//! with its allocator and the allocator's settings.
 
 // The harness allocates and frees many small values per op (parsed lines,
 // transcript blocks, refusals); mimalloc keeps them off glibc's slower
@@ -16,7 +10,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory as _, FromArgMatches as _};
+use disclose_cli::Workload;
 
 /// mimalloc's `mi_option_purge_delay` (index 15 of `mi_option_e` in
 /// mimalloc.h, v2 and v3; the sys crate names no constant for it).
@@ -30,10 +24,8 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// `fuzz`, judged by its speed alone, keeps mimalloc's delay: returning
 /// pages at once cost it 13% of its CPU in `madvise` and page faults. An
 /// explicit `MIMALLOC_PURGE_DELAY` in the environment still wins.
-fn settle_allocator(command: &cli::args::Command) {
-    if !matches!(command, cli::args::Command::Fuzz(_))
-        && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none()
-    {
+fn settle_allocator(workload: Workload) {
+    if workload != Workload::Fuzz && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: `mi_option_set` stores one value in mimalloc's option
         // table; the option exists in the vendored mimalloc (v2 and v3)
         // and is read afresh each time a purge is scheduled.
@@ -42,35 +34,5 @@ fn settle_allocator(command: &cli::args::Command) {
 }
 
 fn main() -> ExitCode {
-    // `disclose --version` names the contract too (SPEC §17).
-    let version = format!(
-        "{} (contract {})",
-        env!("CARGO_PKG_VERSION"),
-        disclose::CONTRACT_VERSION
-    );
-    let parsed = cli::args::Cli::command()
-        // Built once per process; clap takes a `&'static str`.
-        .version(&*version.leak())
-        .try_get_matches()
-        .and_then(|matches| cli::args::Cli::from_arg_matches(&matches));
-    let args = match parsed {
-        Ok(args) => args,
-        Err(error) => {
-            let code = if error.use_stderr() {
-                cli::Exit::Usage
-            } else {
-                cli::Exit::Pass
-            };
-            let _ = error.print();
-            return code.into();
-        }
-    };
-    settle_allocator(&args.command);
-    match cli::run(args) {
-        Ok(exit) => exit.into(),
-        Err(error) => {
-            eprintln!("disclose: {error:#}");
-            cli::Exit::Usage.into()
-        }
-    }
+    disclose_cli::main(std::env::args_os(), settle_allocator).into()
 }

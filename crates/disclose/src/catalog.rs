@@ -275,6 +275,16 @@ impl Catalog {
         self.generation
     }
 
+    /// An admitted tool (the two doors too), by minted name.
+    pub fn tool(&self, name: &str) -> Option<&AdmittedTool> {
+        self.tools.get(name)
+    }
+
+    /// An admitted skill, by name.
+    pub fn skill(&self, name: &str) -> Option<&Skill> {
+        self.skills.get(name)
+    }
+
     /// Admits a tool under its minted name, or refuses it and changes nothing.
     pub fn admit_tool(&mut self, decl: &ToolDecl) -> Result<&AdmittedTool, Refusal> {
         let name = mint(&decl.origin, &decl.name);

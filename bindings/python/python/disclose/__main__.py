@@ -1,0 +1,5 @@
+"""``python -m disclose``: the ``disclose`` command."""
+
+from ._cli import main
+
+main()
