@@ -238,13 +238,15 @@ impl Sink {
     fn of(target: &Bound<'_, PyAny>) -> PyResult<Sink> {
         let py = target.py();
         let os = py.import("os")?;
-        let is_path = target.is_instance_of::<PyString>()
-            || target.is_instance(&os.getattr("PathLike")?)?;
+        let is_path =
+            target.is_instance_of::<PyString>() || target.is_instance(&os.getattr("PathLike")?)?;
         if is_path {
             let path: std::path::PathBuf = target.extract()?;
-            return std::fs::File::create(&path).map(Sink::File).map_err(|error| {
-                recording_error(format!("cannot create {}: {error}", path.display()))
-            });
+            return std::fs::File::create(&path)
+                .map(Sink::File)
+                .map_err(|error| {
+                    recording_error(format!("cannot create {}: {error}", path.display()))
+                });
         }
         if !target.hasattr("write")? {
             return Err(input_error(format!(
@@ -328,8 +330,7 @@ pub struct Catalog {
     building: Mutex<Option<disclose::Catalog>>,
 }
 
-const CATALOG_STARTED: &str =
-    "this catalog has started its run; admit before start (the run itself refuses admissions: admit.frozen)";
+const CATALOG_STARTED: &str = "this catalog has started its run; admit before start (the run itself refuses admissions: admit.frozen)";
 
 impl Catalog {
     fn open<R: Send>(
@@ -448,10 +449,10 @@ impl Recorder {
     /// A recorder whose session goes to `target` (a path, or a file object
     /// with `write`), starting with the header line.
     #[new]
-    #[pyo3(signature = (target, *, about = "a run recorded by the disclose Python package".to_owned()))]
-    fn new(py: Python<'_>, target: &Bound<'_, PyAny>, about: String) -> PyResult<Recorder> {
+    #[pyo3(signature = (target, *, about = "a run recorded by the disclose Python package"))]
+    fn new(py: Python<'_>, target: &Bound<'_, PyAny>, about: &str) -> PyResult<Recorder> {
         let sink = Sink::of(target)?;
-        let recorder = py.detach(|| disclose::Recorder::new(sink, &about));
+        let recorder = py.detach(|| disclose::Recorder::new(sink, about));
         if let Some(error) = recorder.error() {
             return Err(recording_error(error.to_string()));
         }
@@ -504,7 +505,9 @@ impl Recorder {
             }
         });
         let Ok(recorder) = recorder else {
-            return Err(ended("this recorder has already started its run, or finished"));
+            return Err(ended(
+                "this recorder has already started its run, or finished",
+            ));
         };
         let run = py.detach(|| match profile {
             None => recorder.start(mode),

@@ -7,7 +7,11 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
 /// One of the classes of `disclose._errors`, imported once.
-fn raise(class: &'static PyOnceLock<Py<PyType>>, name: &str, args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>>) -> PyErr {
+fn raise(
+    class: &'static PyOnceLock<Py<PyType>>,
+    name: &str,
+    args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>>,
+) -> PyErr {
     Python::attach(|py| {
         let made = class
             .import(py, "disclose._errors", name)
@@ -59,10 +63,14 @@ pub fn ended(message: &str) -> PyErr {
 
 /// A recording that could not be written (`RecordingError`, an `OSError`).
 pub fn recording_error(message: String) -> PyErr {
-    raise(&RECORDING, "RecordingError", |py| (message,).into_pyobject(py))
+    raise(&RECORDING, "RecordingError", |py| {
+        (message,).into_pyobject(py)
+    })
 }
 
 /// A tool list that cannot be imported (`ToolListError`, a `ValueError`).
 pub fn tool_list_error(message: String) -> PyErr {
-    raise(&TOOL_LIST, "ToolListError", |py| (message,).into_pyobject(py))
+    raise(&TOOL_LIST, "ToolListError", |py| {
+        (message,).into_pyobject(py)
+    })
 }

@@ -59,9 +59,9 @@ fn convert(value: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<Value
     }
     if let Ok(float) = value.cast::<PyFloat>() {
         let number = float.value();
-        return Number::from_f64(number).map(Value::Number).ok_or_else(|| {
-            input_error(format!("{what} holds {number}, which JSON cannot write"))
-        });
+        return Number::from_f64(number)
+            .map(Value::Number)
+            .ok_or_else(|| input_error(format!("{what} holds {number}, which JSON cannot write")));
     }
     if let Ok(text) = value.cast::<PyString>() {
         return Ok(Value::String(text.to_str()?.to_owned()));

@@ -51,13 +51,21 @@ fn imported<'py>(
 
 /// An MCP `tools/list` result (or a bare `tools` array) as declarations.
 #[pyfunction]
-fn import_mcp<'py>(py: Python<'py>, json_text: &str, origin: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+fn import_mcp<'py>(
+    py: Python<'py>,
+    json_text: &str,
+    origin: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
     imported(py, import::mcp(json_text, origin))
 }
 
 /// An OpenAI `tools` array as declarations (built-in tools are skipped).
 #[pyfunction]
-fn import_openai<'py>(py: Python<'py>, json_text: &str, origin: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+fn import_openai<'py>(
+    py: Python<'py>,
+    json_text: &str,
+    origin: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
     imported(py, import::openai(json_text, origin))
 }
 
@@ -74,7 +82,9 @@ fn import_anthropic<'py>(
 /// The canonical JSON text (SPEC §10) of a value or of a JSON text.
 #[pyfunction]
 fn canonical_json(value: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(disclose::internals::canonical::canonical(&json::from_python(value, "value")?))
+    Ok(disclose::internals::canonical::canonical(
+        &json::from_python(value, "value")?,
+    ))
 }
 
 /// The sealed refusal vocabulary, as `disclose vocab` prints it.

@@ -140,9 +140,11 @@ static EXECUTE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static REFUSED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 fn refused<'py>(py: Python<'py>, refusal: &Refusal) -> PyResult<Bound<'py, PyAny>> {
-    REFUSED
-        .import(py, "disclose._types", "Refused")?
-        .call1((refusal.code(), refusal.class().as_str(), refusal.to_lines()))
+    REFUSED.import(py, "disclose._types", "Refused")?.call1((
+        refusal.code(),
+        refusal.class().as_str(),
+        refusal.to_lines(),
+    ))
 }
 
 fn execute<'py>(py: Python<'py>, call: &ToolCall) -> PyResult<Bound<'py, PyAny>> {
@@ -245,13 +247,13 @@ impl Run {
     /// message. The tool list does not change.
     fn switch_mode(&self, py: Python<'_>, mode: &str) -> PyResult<String> {
         let (mode, _) = crate::catalog::mode_of(mode, None)?;
-        py.detach(|| {
-            match &mut *self.started.write().unwrap_or_else(PoisonError::into_inner) {
+        py.detach(
+            || match &mut *self.started.write().unwrap_or_else(PoisonError::into_inner) {
                 Started::Plain(run) => Some(run.switch_mode(mode)),
                 Started::Recorded(run) => Some(run.switch_mode(mode)),
                 Started::Ended => None,
-            }
-        })
+            },
+        )
         .ok_or_else(|| ended(ENDED))
     }
 
@@ -370,7 +372,11 @@ impl Run {
             hash,
             package,
         };
-        self.admission(py, |run| run.admit_skill(&decl), |run| run.admit_skill(&decl))
+        self.admission(
+            py,
+            |run| run.admit_skill(&decl),
+            |run| run.admit_skill(&decl),
+        )
     }
 
     /// Always raises `AdmissionError` (`admit.frozen`), as `admit_tool`.

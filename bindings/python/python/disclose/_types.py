@@ -6,6 +6,11 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 
+JSONObject = Union[dict[str, Any], str]
+"""A JSON object as a dict, or as a JSON text (read in Rust, so that its
+numbers keep their bytes)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Text:
     """The answer of ``describe`` (called directly or through ``call``):
@@ -52,6 +57,6 @@ class ToolDecl:
     origin: str
     name: str
     description: str
-    input_schema: Union[dict[str, Any], str]
+    input_schema: JSONObject
     effect: str = "irreversible"
     approval: str = "required"
