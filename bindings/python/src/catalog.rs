@@ -464,7 +464,6 @@ impl Recorder {
     /// Records a tool the host did not admit (`admitted: false`): it never
     /// reaches the catalog.
     #[pyo3(signature = (origin, name, description, input_schema, *, effect = "irreversible", approval = "required"))]
-    #[allow(clippy::too_many_arguments)]
     fn unadmitted_tool(
         &self,
         py: Python<'_>,

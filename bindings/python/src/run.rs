@@ -332,7 +332,6 @@ impl Run {
     /// Always raises `AdmissionError` (`admit.frozen`): a started run's
     /// catalog is frozen. A recorded run records the attempt.
     #[pyo3(signature = (origin, name, description, input_schema, *, effect = "irreversible", approval = "required"))]
-    #[allow(clippy::too_many_arguments)]
     fn admit_tool(
         &self,
         py: Python<'_>,
@@ -355,7 +354,6 @@ impl Run {
 
     /// Always raises `AdmissionError` (`admit.frozen`), as `admit_tool`.
     #[pyo3(signature = (name, disclosure, address, *, hash = None, package = None))]
-    #[allow(clippy::too_many_arguments)]
     fn admit_skill(
         &self,
         py: Python<'_>,
@@ -381,7 +379,6 @@ impl Run {
 
     /// Always raises `AdmissionError` (`admit.frozen`), as `admit_tool`.
     #[pyo3(signature = (name, disclosure, body, *, hash = None, package = None))]
-    #[allow(clippy::too_many_arguments)]
     fn admit_carried_skill(
         &self,
         py: Python<'_>,
@@ -408,7 +405,6 @@ impl Run {
     /// Records a tool the host did not admit (`admitted: false`); a plain
     /// run has nothing to do.
     #[pyo3(signature = (origin, name, description, input_schema, *, effect = "irreversible", approval = "required"))]
-    #[allow(clippy::too_many_arguments)]
     fn unadmitted_tool(
         &self,
         py: Python<'_>,

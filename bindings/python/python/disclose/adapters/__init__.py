@@ -1,0 +1,58 @@
+"""Framework adapters: the run's resident tools (the doors ``describe`` and
+``call``, and the host's own resident tools) as a framework's tools, with
+every call answered by ``Run.answer``.
+
+- ``disclose.adapters.openai_agents``: the OpenAI Agents SDK (extra
+  ``openai-agents``);
+- ``disclose.adapters.pydantic_ai``: PydanticAI (extra ``pydantic-ai``);
+- ``disclose.adapters.langchain``: LangChain (extra ``langchain``).
+
+In each, the model is shown the doors as tools and the dormant index in
+its instructions (``Run.render()``); ``Execute`` runs the host's own
+function for that tool, by minted name; ``Text`` and ``Refused`` are
+handed to the model as the tool's result. A run started by a
+``Recorder`` records every answer, and ``disclose check`` replays it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Union
+
+from .._errors import InputError
+from .._native import Run
+from .._types import Execute, Refused, Text
+
+Function = Callable[[dict[str, Any]], Any]
+"""A host function: called with the fitted args, returns the tool result."""
+
+
+def resident(run: Run) -> list[dict[str, Any]]:
+    """The run's resident tools: ``name``, ``description`` and
+    ``input_schema`` each, in the tool list's order."""
+    return run.tools_for("anthropic")
+
+
+def check_functions(run: Run, functions: Mapping[str, Function]) -> None:
+    """Every function must name a tool the catalog admitted."""
+    admitted = run.digests()
+    unknown = sorted(name for name in functions if name not in admitted)
+    if unknown:
+        raise InputError(
+            f"no admitted tool is named {', '.join(unknown)}; functions are keyed by minted name "
+            f"(admitted: {', '.join(sorted(admitted))})"
+        )
+
+
+def answer(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
+           args: Union[dict[str, Any], str]) -> Any:
+    """One tool call through the catalog: the host's function's result, or
+    the text the model reads."""
+    match run.answer(call_id, name, args):
+        case Execute(name=tool, args=tool_args):
+            function = functions.get(tool)
+            if function is None:
+                raise InputError(f"the host has no function for {tool!r}")
+            return function(tool_args)
+        case Text(text) | Refused(text=text):
+            return text
+    raise AssertionError("an answer is Text, Execute or Refused")
