@@ -79,17 +79,10 @@ fn convert(value: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<Value
         }
         return Ok(Value::Object(object));
     }
-    if let Ok(list) = value.cast::<PyList>() {
-        return list
-            .iter()
-            .map(|item| convert(&item, what, depth + 1))
-            .collect::<PyResult<_>>()
-            .map(Value::Array);
-    }
-    if let Ok(tuple) = value.cast::<PyTuple>() {
-        return tuple
-            .iter()
-            .map(|item| convert(&item, what, depth + 1))
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        return value
+            .try_iter()?
+            .map(|item| convert(&item?, what, depth + 1))
             .collect::<PyResult<_>>()
             .map(Value::Array);
     }
