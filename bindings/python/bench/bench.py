@@ -75,8 +75,10 @@ def words(text: str) -> list[str]:
 
 
 def listed(text: str) -> list[str]:
-    """The names a describe answer lists, in rank order."""
-    return [line[2:].split(":", 1)[0] for line in text.split("\n") if line.startswith("- ")]
+    """The names a describe answer lists, in rank order (a skill's line
+    reads ``- skill <name>: …``)."""
+    names = [line[2:].split(":", 1)[0] for line in text.split("\n") if line.startswith("- ")]
+    return [name.removeprefix("skill ") for name in names]
 
 
 def y2() -> None:
