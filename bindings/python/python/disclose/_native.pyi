@@ -1,7 +1,7 @@
 """The compiled half of ``disclose`` (``bindings/python/src``)."""
 
 import os
-from typing import IO, Any, Final, Optional, Union, final
+from typing import IO, Any, Final, Literal, Optional, Union, final
 
 from ._types import Answer, Execute, JSONObject, Refused, ToolDecl
 
@@ -159,7 +159,7 @@ class Recorder:
     def start(self, mode: str, *, profile: Optional[str] = None) -> Run: ...
     def finish(self) -> None: ...
     def __enter__(self) -> Recorder: ...
-    def __exit__(self, kind: Any, value: Any, traceback: Any) -> bool: ...
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> Literal[False]: ...
 
 @final
 class Run:
