@@ -262,8 +262,9 @@ impl Sink {
     }
 }
 
-/// The three admission doors as the Python methods share them: on a
-/// building catalog or recorder, a refused admission raises.
+/// The four admission methods as `Catalog`, `Recorder` and `Run` share
+/// them, over the type's `$open` door: a refused admission raises.
+#[macro_export]
 macro_rules! admission_methods {
     ($type:ident, $open:ident) => {
         #[pymethods]
@@ -280,14 +281,14 @@ macro_rules! admission_methods {
                 effect: &str,
                 approval: &str,
             ) -> PyResult<String> {
-                let decl = tool_decl(origin, name, description, input_schema, effect, approval)?;
+                let decl = $crate::catalog::tool_decl(origin, name, description, input_schema, effect, approval)?;
                 self.$open(py, move |building| building.tool_named(&decl))
             }
 
             /// Admits a `ToolDecl` (as the importers return); returns its
             /// minted name.
             fn admit(&self, py: Python<'_>, decl: &Bound<'_, PyAny>) -> PyResult<String> {
-                let decl = decl_of(decl)?;
+                let decl = $crate::catalog::decl_of(decl)?;
                 self.$open(py, move |building| building.tool_named(&decl))
             }
 
@@ -302,7 +303,7 @@ macro_rules! admission_methods {
                 hash: Option<String>,
                 package: Option<String>,
             ) -> PyResult<String> {
-                let decl = ShelfSkill { name, disclosure, address, hash, package };
+                let decl = disclose::ShelfSkill { name, disclosure, address, hash, package };
                 self.$open(py, move |building| building.skill_named(&decl))
             }
 
@@ -317,7 +318,7 @@ macro_rules! admission_methods {
                 hash: Option<String>,
                 package: Option<String>,
             ) -> PyResult<String> {
-                let decl = CarriedSkill { name, disclosure, body, hash, package };
+                let decl = disclose::CarriedSkill { name, disclosure, body, hash, package };
                 self.$open(py, move |building| building.carried_named(&decl))
             }
         }

@@ -9,12 +9,15 @@
 use std::sync::{PoisonError, RwLock};
 
 use disclose::internals::canonical::canonical;
-use disclose::{Answer, Provider, RecordedRun, Refusal, ToolCall, ToolDecl, ToolList};
+use disclose::{
+    Answer, CarriedSkill, Provider, RecordedRun, Refusal, ShelfSkill, ToolCall, ToolDecl, ToolList,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyType};
 
-use crate::catalog::{Sink, Skill, Tool, decl_of, tool_decl};
+use crate::admission_methods;
+use crate::catalog::{Admits, Sink, Skill, Tool, tool_decl};
 use crate::errors::{admission_error, ended, input_error, recording_error};
 use crate::json;
 
@@ -124,15 +127,57 @@ impl Run {
         })
     }
 
-    fn admission(
+    /// The admission doors of a started run (`admission_methods!`): each
+    /// is refused `admit.frozen`, and a recorded run records the attempt.
+    fn open<R: Send>(
         &self,
         py: Python<'_>,
-        plain: impl Send + FnOnce(&disclose::Run) -> Refusal,
-        recorded: impl Send + FnOnce(&mut RecordedRun<Sink>) -> Refusal,
-    ) -> PyResult<String> {
-        Err(admission_error(&self.with(py, plain, recorded)?))
+        admit: impl Send + FnOnce(&mut dyn Admits) -> Result<R, Refusal>,
+    ) -> PyResult<R> {
+        let result = py.detach(|| {
+            match &mut *self.started.write().unwrap_or_else(PoisonError::into_inner) {
+                Started::Plain(run) => Some(admit(&mut Frozen(run))),
+                Started::Recorded(run) => Some(admit(run)),
+                Started::Ended => None,
+            }
+        });
+        match result {
+            None => Err(ended(ENDED)),
+            Some(admitted) => admitted.map_err(|refusal| admission_error(&refusal)),
+        }
     }
 }
+
+/// A plain run's catalog, frozen: every admission is refused.
+struct Frozen<'run>(&'run disclose::Run);
+
+impl Admits for Frozen<'_> {
+    fn tool_named(&mut self, decl: &ToolDecl) -> Result<String, Refusal> {
+        Err(self.0.admit_tool(decl))
+    }
+    fn skill_named(&mut self, decl: &ShelfSkill) -> Result<String, Refusal> {
+        Err(self.0.admit_skill(decl))
+    }
+    fn carried_named(&mut self, decl: &CarriedSkill) -> Result<String, Refusal> {
+        Err(self.0.admit_carried_skill(decl))
+    }
+}
+
+/// A recorded run's catalog, frozen: every admission is recorded, then
+/// refused.
+impl Admits for RecordedRun<Sink> {
+    fn tool_named(&mut self, decl: &ToolDecl) -> Result<String, Refusal> {
+        Err(self.admit_tool(decl))
+    }
+    fn skill_named(&mut self, decl: &ShelfSkill) -> Result<String, Refusal> {
+        Err(self.admit_skill(decl))
+    }
+    fn carried_named(&mut self, decl: &CarriedSkill) -> Result<String, Refusal> {
+        Err(self.admit_carried_skill(decl))
+    }
+}
+
+admission_methods!(Run, open);
 
 /// The package's answer classes (`disclose._types`), imported once.
 static TEXT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -327,79 +372,6 @@ impl Run {
                 Started::Recorded(_)
             )
         })
-    }
-
-    /// Always raises `AdmissionError` (`admit.frozen`): a started run's
-    /// catalog is frozen. A recorded run records the attempt.
-    #[pyo3(signature = (origin, name, description, input_schema, *, effect = "irreversible", approval = "required"))]
-    fn admit_tool(
-        &self,
-        py: Python<'_>,
-        origin: String,
-        name: String,
-        description: String,
-        input_schema: &Bound<'_, PyAny>,
-        effect: &str,
-        approval: &str,
-    ) -> PyResult<String> {
-        let decl = tool_decl(origin, name, description, input_schema, effect, approval)?;
-        self.admission(py, |run| run.admit_tool(&decl), |run| run.admit_tool(&decl))
-    }
-
-    /// Always raises `AdmissionError` (`admit.frozen`), as `admit_tool`.
-    fn admit(&self, py: Python<'_>, decl: &Bound<'_, PyAny>) -> PyResult<String> {
-        let decl: ToolDecl = decl_of(decl)?;
-        self.admission(py, |run| run.admit_tool(&decl), |run| run.admit_tool(&decl))
-    }
-
-    /// Always raises `AdmissionError` (`admit.frozen`), as `admit_tool`.
-    #[pyo3(signature = (name, disclosure, address, *, hash = None, package = None))]
-    fn admit_skill(
-        &self,
-        py: Python<'_>,
-        name: String,
-        disclosure: String,
-        address: String,
-        hash: Option<String>,
-        package: Option<String>,
-    ) -> PyResult<String> {
-        let decl = disclose::ShelfSkill {
-            name,
-            disclosure,
-            address,
-            hash,
-            package,
-        };
-        self.admission(
-            py,
-            |run| run.admit_skill(&decl),
-            |run| run.admit_skill(&decl),
-        )
-    }
-
-    /// Always raises `AdmissionError` (`admit.frozen`), as `admit_tool`.
-    #[pyo3(signature = (name, disclosure, body, *, hash = None, package = None))]
-    fn admit_carried_skill(
-        &self,
-        py: Python<'_>,
-        name: String,
-        disclosure: String,
-        body: String,
-        hash: Option<String>,
-        package: Option<String>,
-    ) -> PyResult<String> {
-        let decl = disclose::CarriedSkill {
-            name,
-            disclosure,
-            body,
-            hash,
-            package,
-        };
-        self.admission(
-            py,
-            |run| run.admit_carried_skill(&decl),
-            |run| run.admit_carried_skill(&decl),
-        )
     }
 
     /// Records a tool the host did not admit (`admitted: false`); a plain
