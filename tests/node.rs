@@ -1,0 +1,188 @@
+//! The npm package (`bindings/node`) end to end, from `cargo test`:
+//! `script/node-install` builds the addon with napi-rs, packs it and
+//! installs the tarball into an empty project (a failed install fails the
+//! test, it never skips it); then its `node --test` suite, `check --impl`
+//! through the installed package's conformance adapter, `npx disclose
+//! check` with no cargo on `PATH`, and the README's TypeScript example
+//! through `tsc --strict`, run as written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn dest() -> PathBuf {
+    std::env::var_os("DISCLOSE_NODE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/node"))
+}
+
+/// The empty project with the packed package installed (once per process).
+fn project() -> &'static Path {
+    static INSTALLED: OnceLock<PathBuf> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let output = Command::new("bash")
+            .arg(root().join("script/node-install"))
+            .output()
+            .expect("cannot run script/node-install");
+        assert!(
+            output.status.success(),
+            "script/node-install failed ({}); the Node tests need it:\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        dest().join("project")
+    })
+}
+
+fn passed(what: &str, output: Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{text}",
+        output.status
+    );
+    text
+}
+
+/// The directory holding `node`, to make a `PATH` with nothing else.
+fn node_dir() -> PathBuf {
+    let output = Command::new("node")
+        .args(["-p", "process.execPath"])
+        .output()
+        .expect("node is not installed (20 or later)");
+    let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    path.parent().expect("node's directory").to_path_buf()
+}
+
+#[test]
+fn node_test_suite_passes() {
+    project();
+    let output = Command::new("node")
+        .args(["--test", "--test-reporter=dot"])
+        .arg("test/")
+        .current_dir(root().join("bindings/node"))
+        .env("DISCLOSE_BIN", env!("CARGO_BIN_EXE_disclose"))
+        .output()
+        .expect("cannot run node");
+    passed("node --test bindings/node/test/", output);
+}
+
+#[test]
+fn the_corpus_passes_through_the_installed_package() {
+    let adapter = project().join("node_modules/disclose/conformance.mjs");
+    let output = Command::new(env!("CARGO_BIN_EXE_disclose"))
+        .args(["check", "--impl"])
+        .arg(format!("node {}", adapter.display()))
+        .current_dir(root())
+        .output()
+        .expect("cannot run disclose");
+    let text = passed("check --impl through the Node adapter", output);
+    assert!(
+        text.contains("disclose (Node): 141 passed, 0 failed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn npx_disclose_check_needs_no_cargo() {
+    let bin = project().join("node_modules/.bin/disclose");
+    let run = |program: &Path| {
+        Command::new(program)
+            .arg("check")
+            .current_dir(root())
+            .env("PATH", node_dir())
+            .env_remove("CARGO")
+            .output()
+            .expect("cannot run disclose")
+    };
+    let node = run(&bin);
+    let rust = run(Path::new(env!("CARGO_BIN_EXE_disclose")));
+    let text = passed("npx disclose check", node.clone());
+    assert!(text.contains("142 passed, 0 failed"), "{text}");
+    assert_eq!(node.status.code(), rust.status.code());
+    assert_eq!(
+        String::from_utf8_lossy(&node.stdout),
+        String::from_utf8_lossy(&rust.stdout)
+    );
+    for (args, code) in [
+        (&["--version"][..], 0),
+        (&["nope"][..], 2),
+        (&["check", "/nonexistent"][..], 2),
+    ] {
+        let node = Command::new(&bin)
+            .args(args)
+            .env("PATH", node_dir())
+            .output()
+            .unwrap();
+        let rust = Command::new(env!("CARGO_BIN_EXE_disclose"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(node.status.code(), Some(code), "{args:?}");
+        assert_eq!(node.status.code(), rust.status.code(), "{args:?}");
+        assert_eq!(node.stdout, rust.stdout, "{args:?}");
+        assert_eq!(node.stderr, rust.stderr, "{args:?}");
+    }
+}
+
+/// The README's ```ts block of "Use it from TypeScript".
+fn readme_example() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("## Use it from TypeScript")
+        .nth(1)
+        .expect("README has \"Use it from TypeScript\"");
+    let block = section
+        .split("```ts\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("a ```ts block in that section");
+    format!("{block}\n")
+}
+
+#[test]
+fn the_readme_example_type_checks_strict_and_runs() {
+    let project = project();
+    let work = project.join("readme");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("package.json"), "{\"type\":\"module\"}\n").unwrap();
+    std::fs::write(work.join("example.ts"), readme_example()).unwrap();
+    let tsc = root().join("bindings/node/node_modules/typescript/bin/tsc");
+    let output = Command::new("node")
+        .arg(tsc)
+        .args([
+            "--strict",
+            "--module",
+            "nodenext",
+            "--target",
+            "es2022",
+            "--skipLibCheck",
+            "false",
+            "example.ts",
+        ])
+        .current_dir(&work)
+        .output()
+        .expect("cannot run tsc");
+    passed("tsc --strict on the README's example", output);
+    let output = Command::new("node")
+        .arg("example.js")
+        .current_dir(&work)
+        .output()
+        .expect("cannot run node");
+    let text = passed("the README's example", output);
+    assert!(
+        text.contains("true true ran github__create_issue with {\"title\":\"Flaky\"}"),
+        "{text}"
+    );
+    let session = std::fs::read_to_string(work.join("session.jsonl")).unwrap();
+    assert!(session.contains("a first run"), "{session}");
+}
