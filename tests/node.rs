@@ -186,3 +186,24 @@ fn the_readme_example_type_checks_strict_and_runs() {
     let session = std::fs::read_to_string(work.join("session.jsonl")).unwrap();
     assert!(session.contains("a first run"), "{session}");
 }
+
+#[test]
+fn the_committed_bindings_are_what_napi_generates() {
+    // script/node-install ran `napi build`, which writes them again.
+    project();
+    let output = Command::new("git")
+        .args([
+            "diff",
+            "--exit-code",
+            "--",
+            "bindings/node/binding.js",
+            "bindings/node/index.d.ts",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cannot run git");
+    passed(
+        "the generated binding.js and index.d.ts, against the committed ones (commit what napi build wrote)",
+        output,
+    );
+}
