@@ -3,8 +3,9 @@
 //! installs the tarball into an empty project (a failed install fails the
 //! test, it never skips it); then its `node --test` suite, `check --impl`
 //! through the installed package's conformance adapter, `npx disclose
-//! check` with no cargo on `PATH`, and the README's TypeScript example
-//! through `tsc --strict`, run as written.
+//! check` with no cargo on `PATH`, and the README's TypeScript examples
+//! (the package's own and one per adapter) through `tsc --strict`, run as
+//! written.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -135,27 +136,41 @@ fn npx_disclose_check_needs_no_cargo() {
 }
 
 /// The README's ```ts block of "Use it from TypeScript".
-fn readme_example() -> String {
+/// The ```ts blocks of the README's "Use it from TypeScript", in order.
+fn readme_examples() -> Vec<String> {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     let section = readme
         .split("## Use it from TypeScript")
         .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
         .expect("README has \"Use it from TypeScript\"");
-    let block = section
+    section
         .split("```ts\n")
-        .nth(1)
-        .and_then(|rest| rest.split("\n```").next())
-        .expect("a ```ts block in that section");
-    format!("{block}\n")
+        .skip(1)
+        .map(|rest| format!("{}\n", rest.split("\n```").next().unwrap_or(rest)))
+        .collect()
 }
 
 #[test]
-fn the_readme_example_type_checks_strict_and_runs() {
-    let project = project();
-    let work = project.join("readme");
+fn the_readme_examples_type_check_strict_and_run() {
+    let examples = readme_examples();
+    // The package's own, then one per adapter (the AI SDK, LangChain.js),
+    // each with what it prints.
+    let expected = [
+        "true true ran github__create_issue with {\"title\":\"Flaky\"}",
+        "opened Flaky Opened it.",
+        "opened Flaky Opened it.",
+    ];
+    assert_eq!(examples.len(), expected.len(), "{examples:?}");
+    let work = project().join("readme");
     std::fs::create_dir_all(&work).unwrap();
     std::fs::write(work.join("package.json"), "{\"type\":\"module\"}\n").unwrap();
-    std::fs::write(work.join("example.ts"), readme_example()).unwrap();
+    let files: Vec<String> = (1..=examples.len())
+        .map(|n| format!("example{n}.ts"))
+        .collect();
+    for (file, example) in files.iter().zip(&examples) {
+        std::fs::write(work.join(file), example).unwrap();
+    }
     let tsc = root().join("bindings/node/node_modules/typescript/bin/tsc");
     let output = Command::new("node")
         .arg(tsc)
@@ -167,22 +182,21 @@ fn the_readme_example_type_checks_strict_and_runs() {
             "es2022",
             "--skipLibCheck",
             "false",
-            "example.ts",
         ])
+        .args(&files)
         .current_dir(&work)
         .output()
         .expect("cannot run tsc");
-    passed("tsc --strict on the README's example", output);
-    let output = Command::new("node")
-        .arg("example.js")
-        .current_dir(&work)
-        .output()
-        .expect("cannot run node");
-    let text = passed("the README's example", output);
-    assert!(
-        text.contains("true true ran github__create_issue with {\"title\":\"Flaky\"}"),
-        "{text}"
-    );
+    passed("tsc --strict on the README's examples", output);
+    for (file, expected) in files.iter().zip(expected) {
+        let output = Command::new("node")
+            .arg(file.replace(".ts", ".js"))
+            .current_dir(&work)
+            .output()
+            .expect("cannot run node");
+        let text = passed(&format!("the README's {file}"), output);
+        assert!(text.contains(expected), "{file}: {text}");
+    }
     let session = std::fs::read_to_string(work.join("session.jsonl")).unwrap();
     assert!(session.contains("a first run"), "{session}");
 }

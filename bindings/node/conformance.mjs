@@ -95,7 +95,8 @@ export function rawElements(text) {
 
 const short = (hash) => hash.slice(0, 16)
 
-class Op {
+/** One op of a session line, with its raw member texts (also the benchmarks' reader). */
+export class Op {
   constructor(text) {
     this.raw = rawMembers(text)
     this.fields = JSON.parse(text)
@@ -115,7 +116,8 @@ class Op {
   }
 }
 
-class Case {
+/** One case's catalog and run, stepped op by op (also the benchmarks' way to start a session's run). */
+export class Case {
   constructor() {
     this.catalog = new Catalog()
     this.run = null

@@ -1,7 +1,9 @@
 // Shared helpers: the repository's paths, the Rust binary to compare with
 // (DISCLOSE_BIN, set by tests/node.rs; else target/release), transcripts.
-import { accessSync, constants, readdirSync, statSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -42,4 +44,24 @@ export function transcriptBlocks(bytes) {
     at = start + Number(length)
   }
   return blocks
+}
+
+/** The outputs the Rust binary's replay of a recorded session gives, as blocks. */
+export function replayed(path) {
+  return transcriptBlocks(execFileSync(rustBin(), ['replay', path]))
+}
+
+/**
+ * `disclose check` of one recorded session, in a corpus of its own, against
+ * a golden blessed from the Rust binary's replay of it: the report's text.
+ */
+export function checkRecorded(path) {
+  const dir = mkdtempSync(join(tmpdir(), 'disclose-check-'))
+  const name = basename(path, '.jsonl')
+  mkdirSync(join(dir, 'corpora'))
+  mkdirSync(join(dir, 'golden'))
+  copyFileSync(path, join(dir, 'corpora', `${name}.jsonl`))
+  writeFileSync(join(dir, 'golden', `${name}.txt`), execFileSync(rustBin(), ['replay', path]))
+  copyFileSync(join(GOLDEN, 'vocabulary.txt'), join(dir, 'golden', 'vocabulary.txt'))
+  return execFileSync(rustBin(), ['check', join(dir, 'corpora'), '--golden', join(dir, 'golden')], { encoding: 'utf8' })
 }

@@ -2,15 +2,14 @@
 // Node run answered is what `disclose replay` prints for the same ops, and
 // `disclose check` passes the session with a golden blessed from replay.
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
 import { Recorder, importMcp } from 'disclose'
 
-import { GOLDEN, rustBin, transcriptBlocks } from './helpers.mjs'
+import { checkRecorded, replayed } from './helpers.mjs'
 
 test('a recorded session replays in Rust to the bytes Node answered', () => {
   const dir = mkdtempSync(join(tmpdir(), 'disclose-node-'))
@@ -40,7 +39,7 @@ test('a recorded session replays in Rust to the bytes Node answered', () => {
   assert.equal(answered[3].code, 'call.unknown')
   recorder.finish()
 
-  const blocks = transcriptBlocks(execFileSync(rustBin(), ['replay', path]))
+  const blocks = replayed(path)
   const outputs = blocks.map((block) => block.output)
   assert.ok(outputs.includes(answered[0]))
   assert.ok(outputs.includes(answered[1]))
@@ -49,13 +48,6 @@ test('a recorded session replays in Rust to the bytes Node answered', () => {
   assert.ok(outputs.includes(answered[4]))
 
   // The gate passes it against a golden blessed from that replay.
-  const corpus = join(dir, 'corpora')
-  mkdirSync(corpus)
-  execFileSync('cp', [path, join(corpus, 'session.jsonl')])
-  const golden = join(dir, 'golden')
-  mkdirSync(golden)
-  writeFileSync(join(golden, 'session.txt'), execFileSync(rustBin(), ['replay', path]))
-  writeFileSync(join(golden, 'vocabulary.txt'), readFileSync(join(GOLDEN, 'vocabulary.txt')))
-  const report = execFileSync(rustBin(), ['check', corpus, '--golden', golden], { encoding: 'utf8' })
+  const report = checkRecorded(path)
   assert.match(report, /pass  session\n.*2 passed, 0 failed/s)
 })
