@@ -180,6 +180,10 @@ fn the_readme_examples_type_check_strict_and_run() {
             "nodenext",
             "--target",
             "es2022",
+            // What the frameworks' own types need: `Symbol.asyncDispose`
+            // (LangChain.js), `HeadersInit` and `FileList` (the AI SDK).
+            "--lib",
+            "es2022,esnext.disposable,dom",
             "--skipLibCheck",
             "false",
         ])
