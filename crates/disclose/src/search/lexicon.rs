@@ -1,6 +1,7 @@
 //! A speed-up of SPEC §5's words, fenced beside the rule: what depends on
-//! one word alone (whether it is a stopword, its stem, its WordPiece
-//! pieces), found once per thread and kept for every later build.
+//! one word alone (whether it is a stopword, its stem, the sum of its
+//! WordPiece pieces' rows), found once per thread and kept for every later
+//! build.
 //!
 //! Catalogs rarely repeat across the sessions of a corpus (each recording
 //! admits its own mix of servers), so the memo of whole builds seldom
@@ -9,7 +10,7 @@
 //! facts by that number, so it also compares numbers, not texts, while it
 //! counts `df` and `dfv`.
 //!
-//! It is bounded ([`BOUND`] bytes of words, stems and pieces): past it, the
+//! It is bounded ([`BOUND`] bytes of words, stems and rows): past it, the
 //! lexicon starts over, between two builds, never inside one (so the
 //! numbers a build holds stay valid until it ends, and one build costs at
 //! most its own words). What is planted (`crate::seam`) is never
@@ -17,36 +18,71 @@
 //! through `seam::words`.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use super::words::is_stopword;
-use crate::contract4::pieces;
+use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
 use crate::lookup::Lookup;
 use crate::seam;
 
-/// The most bytes of words, stems and pieces a thread's lexicon keeps
+/// The most bytes of words, stems and rows a thread's lexicon keeps
 /// between builds.
 const BOUND: usize = 4 << 20;
+
+/// The sum of a word's pieces' rows. Each row's components are in
+/// −128..=127 and a word has at most `PIECES_MAX_CHARS` = 100 pieces, so
+/// every sum fits in `i16` exactly.
+type Row = [i16; DIMENSIONS];
 
 /// What SPEC §5 reads of one word.
 #[derive(Debug)]
 pub(crate) struct Word {
-    /// The word itself.
-    pub(crate) text: Box<str>,
+    /// The word itself (shared with the builds that count it).
+    pub(crate) text: Arc<str>,
     /// The number of its stem (`Lexicon::stem_text`).
     pub(crate) stem: u32,
     /// Whether it is one of the 75 stopwords (no vector word).
     pub(crate) stop: bool,
-    /// Its WordPiece pieces' vocabulary lines.
-    pub(crate) pieces: Box<[u32]>,
+    /// The sum of its WordPiece pieces' rows; `None` for a stopword or a
+    /// word without pieces (whose vector is zero).
+    row: Option<Box<Row>>,
+}
+
+impl Word {
+    /// Adds `times` × the word's vector to `into`: what [`add_rows`] adds
+    /// for its pieces, one row instead of one per piece (wrapping
+    /// multiplication distributes over the exact `i16` sum).
+    #[inline]
+    pub(crate) fn add_to(&self, into: &mut Vector, times: i64) {
+        if let Some(row) = &self.row {
+            for (to, &from) in into.iter_mut().zip(row.iter()) {
+                *to = to.wrapping_add(times.wrapping_mul(i64::from(from)));
+            }
+        }
+    }
+}
+
+/// The sum of the rows of `pieces`, by the rule's [`add_rows`]; `None`
+/// when there are none.
+fn row_of(pieces: &[u32]) -> Option<Box<Row>> {
+    if pieces.is_empty() {
+        return None;
+    }
+    let mut sum: Vector = [0; DIMENSIONS];
+    add_rows(&mut sum, pieces, 1);
+    // Never saturates (see `Row`).
+    Some(Box::new(sum.map(|c| {
+        i16::try_from(c).unwrap_or(if c < 0 { i16::MIN } else { i16::MAX })
+    })))
 }
 
 /// Words and stems by number.
 #[derive(Debug, Default)]
 pub(crate) struct Lexicon {
     words: Vec<Word>,
-    word_ids: Lookup<Box<str>, u32>,
-    stems: Vec<Box<str>>,
-    stem_ids: Lookup<Box<str>, u32>,
+    word_ids: Lookup<Arc<str>, u32>,
+    stems: Vec<Arc<str>>,
+    stem_ids: Lookup<Arc<str>, u32>,
     /// What the tables above hold, roughly, in bytes.
     bytes: usize,
 }
@@ -62,27 +98,25 @@ impl Lexicon {
             Some(&stem) => stem,
             None => {
                 let stem = number(self.stems.len());
-                self.bytes += 2 * stemmed.len() + 48;
-                self.stems.push(stemmed.as_ref().into());
-                self.stem_ids.insert(stemmed.as_ref().into(), stem);
+                let text: Arc<str> = stemmed.as_ref().into();
+                self.bytes += stemmed.len() + 64;
+                self.stems.push(Arc::clone(&text));
+                self.stem_ids.insert(text, stem);
                 stem
             }
         };
         let stop = is_stopword(word);
-        let pieces: Box<[u32]> = if stop {
-            Box::new([])
-        } else {
-            pieces(word).into()
-        };
+        let row = if stop { None } else { row_of(&pieces(word)) };
         let id = number(self.words.len());
-        self.bytes += 2 * word.len() + 4 * pieces.len() + 80;
+        let text: Arc<str> = word.into();
+        self.bytes += word.len() + 96 + row.as_ref().map_or(0, |_| size_of::<Row>());
         self.words.push(Word {
-            text: word.into(),
+            text: Arc::clone(&text),
             stem,
             stop,
-            pieces,
+            row,
         });
-        self.word_ids.insert(word.into(), id);
+        self.word_ids.insert(text, id);
         id
     }
 
@@ -91,8 +125,8 @@ impl Lexicon {
         &self.words[id as usize]
     }
 
-    /// The stem numbered `stem`.
-    pub(crate) fn stem_text(&self, stem: u32) -> &str {
+    /// The stem numbered `stem` (shared with the builds that count it).
+    pub(crate) fn stem_text(&self, stem: u32) -> &Arc<str> {
         &self.stems[stem as usize]
     }
 }
@@ -147,15 +181,26 @@ mod tests {
         for (word, id) in words.iter().zip(&ids) {
             let facts = lexicon.word(*id);
             assert_eq!(&*facts.text, *word);
-            assert_eq!(lexicon.stem_text(facts.stem), stem(word), "{word}");
+            assert_eq!(&**lexicon.stem_text(facts.stem), stem(word), "{word}");
             assert_eq!(facts.stop, is_stopword(word), "{word}");
-            let expected = if facts.stop { Vec::new() } else { pieces(word) };
-            assert_eq!(&*facts.pieces, expected.as_slice(), "{word}");
+            // Its vector, added any number of times, is its pieces' rows
+            // added as often by the rule, one at a time.
+            for times in [1, -3, 1 << 40] {
+                let (mut kept, mut rule) = ([7i64; DIMENSIONS], [7i64; DIMENSIONS]);
+                facts.add_to(&mut kept, times);
+                if !facts.stop {
+                    for piece in pieces(word) {
+                        add_rows(&mut rule, &[piece], times);
+                    }
+                }
+                assert_eq!(kept, rule, "{word} × {times}");
+            }
         }
         // Two words of one stem share its number.
         assert_eq!(lexicon.word(ids[0]).stem, lexicon.word(ids[1]).stem);
         assert!(lexicon.word(ids[2]).stop);
-        assert!(!lexicon.word(ids[3]).pieces.is_empty());
+        assert!(lexicon.word(ids[3]).row.is_some());
+        assert!(lexicon.word(ids[2]).row.is_none());
     }
 
     #[test]

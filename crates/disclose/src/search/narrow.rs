@@ -1,12 +1,17 @@
 //! The fast path of SPEC §5's dot product: the i128 [`dot`] of the rule,
 //! computed in i64 lanes over i32 components where that is exact.
 //!
-//! [`product`] is the one entry point: the ranking asks it for every
-//! `q·c`, and it answers from the narrow vectors only when
-//! [`Narrow::exact_with`] proves the i64 sum cannot overflow, from the
-//! rule's [`dot`] otherwise. It owns nothing of the ranking but that
-//! product; `tests::the_narrow_dot_is_the_wide_one_where_it_is_exact`
-//! holds it equal to the rule.
+//! A build keeps each vector as a [`Form`]: its 32-bit components where
+//! they all fit (a third of the wide vector's bytes), the wide vector
+//! otherwise. [`product`] is the one entry point: the ranking asks it for
+//! every `q·c` and every norm's `v·v`, and it answers from the narrow
+//! vectors only when [`Narrow::exact_with`] proves the i64 sum cannot
+//! overflow, from the rule's [`dot`] otherwise. It owns nothing of the
+//! ranking but that product;
+//! `tests::the_narrow_dot_is_the_wide_one_where_it_is_exact` holds it equal
+//! to the rule.
+
+use std::borrow::Cow;
 
 use super::score::dot;
 use crate::contract4::{DIMENSIONS, Vector};
@@ -54,18 +59,39 @@ impl Narrow {
     }
 }
 
-/// `a·b` (SPEC §5), given each vector's narrow form when it has one:
-/// the narrow product where it is exact, else the rule's i128 [`dot`].
+/// A vector as a build keeps it: narrow where every component fits, wide
+/// where one does not. Either form is the same vector.
+#[derive(Debug, Clone)]
+pub(super) enum Form {
+    Narrow(Narrow),
+    Wide(Box<Vector>),
+}
+
+impl Form {
+    pub(super) fn of(vector: &Vector) -> Form {
+        match Narrow::of(vector) {
+            Some(narrow) => Form::Narrow(narrow),
+            None => Form::Wide(Box::new(*vector)),
+        }
+    }
+
+    /// The vector in the rule's components (the narrow ones widened, which
+    /// is exact).
+    fn wide(&self) -> Cow<'_, Vector> {
+        match self {
+            Form::Narrow(narrow) => Cow::Owned(narrow.components.map(i64::from)),
+            Form::Wide(vector) => Cow::Borrowed(vector),
+        }
+    }
+}
+
+/// `a·b` (SPEC §5): the narrow product where both are narrow and it is
+/// exact, else the rule's i128 [`dot`].
 #[inline]
-pub(super) fn product(
-    a: &Vector,
-    a_narrow: Option<&Narrow>,
-    b: &Vector,
-    b_narrow: Option<&Narrow>,
-) -> i128 {
-    match (a_narrow, b_narrow) {
-        (Some(x), Some(y)) if x.exact_with(y) => i128::from(x.dot(y)),
-        _ => dot(a, b),
+pub(super) fn product(a: &Form, b: &Form) -> i128 {
+    match (a, b) {
+        (Form::Narrow(x), Form::Narrow(y)) if x.exact_with(y) => i128::from(x.dot(y)),
+        _ => dot(&a.wide(), &b.wide()),
     }
 }
 
@@ -94,8 +120,10 @@ mod tests {
             let wide = dot(&a, &b);
             // The entry point answers the rule's product whatever the
             // magnitudes: narrow where exact, wide where not.
-            let (na, nb) = (Narrow::of(&a), Narrow::of(&b));
-            assert_eq!(product(&a, na.as_ref(), &b, nb.as_ref()), wide);
+            let (fa, fb) = (Form::of(&a), Form::of(&b));
+            assert_eq!(product(&fa, &fb), wide);
+            assert_eq!(product(&fa, &fa), dot(&a, &a));
+            assert_eq!((*fa.wide(), *fb.wide()), (a, b));
             match (Narrow::of(&a), Narrow::of(&b)) {
                 (Some(x), Some(y)) if x.exact_with(&y) => {
                     assert_eq!(i128::from(x.dot(&y)), wide);

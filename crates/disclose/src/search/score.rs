@@ -6,17 +6,18 @@
 //!
 //! It owns the arithmetic; it does not own the words (`words`), the order
 //! of the answer (`SearchIndex::rank`), or the two speed-ups fenced beside
-//! it: the narrow dot product (`narrow::product`, the one place `q·c` is
-//! asked) and the per-process memo of [`Built`] (`memo`). The rules a test
+//! it: the narrow dot product (`narrow::product`, the one place a dot product
+//! is asked) and the per-process memo of [`Built`] (`memo`). The rules a test
 //! may plant broken (`weight`, `stem`, `params`' source, the cosine) are
 //! called through `crate::seam`, which in a build without the `mutants`
 //! feature is each rule itself.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::Candidate;
 use super::lexicon::{Lexicon, number};
-use super::narrow::{self, Narrow};
+use super::narrow::{self, Form};
 use super::words::{is_stopword, params_of, tokenize};
 use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
 use crate::lookup::Lookup;
@@ -67,15 +68,13 @@ pub(crate) struct Built {
     /// `N`.
     pub(super) n: usize,
     /// Each stem → the candidates whose fields hold it, and which fields:
-    /// `df` is the list's length.
-    stems: Lookup<String, Vec<(u32, u8)>>,
+    /// `df` is the list's length. The texts are the lexicon's, shared.
+    stems: Lookup<Arc<str>, Vec<(u32, u8)>>,
     /// Each vector word → `dfv`.
-    dfv: Lookup<String, u32>,
-    /// Each candidate's vector `v(c)` and `isqrt(v(c)·v(c))`.
-    vectors: Vec<(Vector, i128)>,
-    /// The same vectors in 32-bit components, with the largest magnitude of
-    /// each, where every component fits: the fast path of the dot product (`narrow`).
-    narrow: Vec<Option<Narrow>>,
+    dfv: Lookup<Arc<str>, u32>,
+    /// Each candidate's vector `v(c)`, held in 32-bit components where they
+    /// fit (`narrow`), and `isqrt(v(c)·v(c))`.
+    vectors: Vec<(Form, i128)>,
 }
 
 impl Built {
@@ -146,39 +145,35 @@ impl Built {
             }
             counted.push(held);
         }
-        // Each distinct word is weighed once; its rows are added once per
+        // Each distinct word is weighed once; its vector is added once per
         // candidate, times its occurrences there.
-        let weighted: Vec<(i64, &[u32])> = (words.iter())
-            .map(|word| {
-                let weight = i64::from(seam::weight(n, word.dfv as usize));
-                (weight, &*lexicon.word(word.known).pieces)
-            })
+        let weights: Vec<i64> = (words.iter())
+            .map(|word| i64::from(seam::weight(n, word.dfv as usize)))
             .collect();
-        let vectors: Vec<(Vector, i128)> = counted
-            .iter()
+        let vectors: Vec<(Form, i128)> = (counted.iter())
             .map(|held| {
                 let mut vector = [0i64; DIMENSIONS];
                 for &(at, times) in held {
-                    let (weight, pieces) = weighted[at as usize];
-                    add_rows(&mut vector, pieces, weight.wrapping_mul(times));
+                    let word = &words[at as usize];
+                    let times = weights[at as usize].wrapping_mul(times);
+                    lexicon.word(word.known).add_to(&mut vector, times);
                 }
-                let norm = isqrt_of(dot(&vector, &vector));
-                (vector, norm)
+                let form = Form::of(&vector);
+                let norm = isqrt_of(narrow::product(&form, &form));
+                (form, norm)
             })
             .collect();
         let dfv = (words.iter())
-            .map(|word| (lexicon.word(word.known).text.to_string(), word.dfv))
+            .map(|word| (Arc::clone(&lexicon.word(word.known).text), word.dfv))
             .collect();
         let stems = (stems.into_iter())
-            .map(|(stem, holders)| (lexicon.stem_text(stem).to_string(), holders))
+            .map(|(stem, holders)| (Arc::clone(lexicon.stem_text(stem)), holders))
             .collect();
-        let narrow = vectors.iter().map(|(v, _)| Narrow::of(v)).collect();
         Built {
             n,
             stems,
             dfv,
             vectors,
-            narrow,
         }
     }
 
@@ -220,16 +215,11 @@ impl Built {
                 i64::from(seam::weight(n, df as usize)),
             );
         }
-        let query_norm = isqrt_of(dot(&query_vector, &query_vector));
-        let query_narrow = Narrow::of(&query_vector);
-        (lex.into_iter().zip(&self.vectors).zip(&self.narrow))
-            .map(|((lex, (vector, norm)), narrow)| {
-                let product = narrow::product(
-                    &query_vector,
-                    query_narrow.as_ref(),
-                    vector,
-                    narrow.as_ref(),
-                );
+        let query = Form::of(&query_vector);
+        let query_norm = isqrt_of(narrow::product(&query, &query));
+        (lex.into_iter().zip(&self.vectors))
+            .map(|(lex, (vector, norm))| {
+                let product = narrow::product(&query, vector);
                 (lex, seam::cosine(product, query_norm, *norm))
             })
             .collect()
