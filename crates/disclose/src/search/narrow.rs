@@ -62,6 +62,10 @@ impl Narrow {
 /// A vector as a build keeps it: narrow where every component fits, wide
 /// where one does not. Either form is the same vector.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "nearly every vector is narrow: kept inline, one allocation fewer per candidate"
+)]
 pub(super) enum Form {
     Narrow(Narrow),
     Wide(Box<Vector>),
