@@ -7,7 +7,7 @@
 //! admission methods can only answer `admit.frozen`.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -16,6 +16,7 @@ use crate::declaration::{Approval, CarriedSkill, Effect, ShelfSkill, ToolDecl};
 use crate::facts::{SchemaFacts, schema_facts};
 use crate::fit::plan::FitPlan;
 use crate::hint::hint;
+use crate::lookup::Lookup;
 use crate::mode::{Mode, Profile};
 use crate::naming::{is_control, mint, name_is_valid, normalization_key, origin_is_valid};
 use crate::refusal::{HashReason, Kind, Refusal, SchemaReason};
@@ -46,6 +47,30 @@ pub struct AdmittedTool {
 /// `pinned`, 64 lowercase hex.
 pub(crate) fn descriptor_digest(pinned: &str) -> String {
     blake3::hash(pinned.as_bytes()).to_hex().as_str().to_owned()
+}
+
+/// [`descriptor_digest`], remembered per process. Recordings admit the
+/// same servers' tools session after session, and a harness admits each
+/// again for SPEC §13 I3, I4 and I7; the digest is a pure function of the
+/// descriptor, found here by its text (hashed and compared, a fraction of
+/// the BLAKE3 it saves). Bounded: past `LIMIT` descriptors it starts over.
+/// The seam calls it for the rule only while nothing is planted, so no
+/// planted digest is ever remembered.
+pub(crate) fn remembered_digest(pinned: &str) -> String {
+    const LIMIT: usize = 1 << 10;
+    static MEMO: Mutex<Lookup<Box<str>, String>> = Mutex::new(Lookup::new());
+    let seen = (MEMO.lock().ok()).and_then(|memo| memo.get(pinned).cloned());
+    if let Some(digest) = seen {
+        return digest;
+    }
+    let digest = descriptor_digest(pinned);
+    if let Ok(mut memo) = MEMO.lock() {
+        if memo.len() >= LIMIT {
+            memo.clear();
+        }
+        memo.insert(pinned.into(), digest.clone());
+    }
+    digest
 }
 
 /// The rules admission derives a tool's hint and digest with.
@@ -497,6 +522,24 @@ mod tests {
     use super::*;
     use crate::canonical::canonical;
     use serde_json::json;
+
+    /// The remembered digest is the rule's, for a descriptor seen first,
+    /// seen again, and seen again after the memo started over.
+    #[test]
+    fn a_remembered_digest_is_the_rule_s() {
+        let text = |i: usize| format!("[\"disclose.tool/1\",\"memo\",\"t{i}\",{{}},\"read\"]");
+        for i in 0..3000 {
+            let pinned = text(i % 1500);
+            assert_eq!(remembered_digest(&pinned), descriptor_digest(&pinned));
+        }
+        // BLAKE3's published vector for "abc", asked twice (a miss, a hit).
+        for _ in 0..2 {
+            assert_eq!(
+                remembered_digest("abc"),
+                "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"
+            );
+        }
+    }
 
     fn tool(name: &str) -> ToolDecl {
         ToolDecl {

@@ -55,12 +55,6 @@ impl<K: Eq + Hash, V> Lookup<K, V> {
         self.0.entry(key).or_insert(value);
     }
 
-    /// What is held under `key`, made by `make` when nothing is.
-    #[inline]
-    pub(crate) fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        self.0.entry(key).or_insert_with(make)
-    }
-
     /// How many keys hold something.
     pub(crate) fn len(&self) -> usize {
         self.0.len()
@@ -100,7 +94,7 @@ mod tests {
         table.insert("a".into(), 2);
         table.insert_first("a".into(), 3);
         table.insert_first("b".into(), 4);
-        *table.get_or_insert_with("c".into(), || 0) += 5;
+        table.insert_first("c".into(), 5);
         assert_eq!(
             (
                 table.get("a"),

@@ -13,9 +13,9 @@
 //!
 //! A seam sits only on a path evaluated per call (admission, render,
 //! `fit`, ranking); values the process keeps (the doors, the schema facts,
-//! the search memo) are computed by the rules themselves, and the search
-//! memo is passed by while anything is planted, so a planted rule never
-//! outlives its scope. What the seam does not own: any rule, any memo, the
+//! the search memo, the remembered descriptor digests) are computed by the
+//! rules themselves, and the search memo and the digests are passed by
+//! while anything is planted, so a planted rule never outlives its scope. What the seam does not own: any rule, any memo, the
 //! list of mutants (the test kit's).
 
 #[cfg(not(feature = "mutants"))]
@@ -27,7 +27,7 @@ pub(crate) use planted::*;
 /// The rules themselves (a build without the `mutants` feature).
 #[cfg(not(feature = "mutants"))]
 mod real {
-    pub(crate) use crate::catalog::descriptor_digest;
+    pub(crate) use crate::catalog::remembered_digest as descriptor_digest;
     pub(crate) use crate::dormant::room_for;
     pub(crate) use crate::fit::is_integral;
     pub(crate) use crate::hint::hint;
@@ -129,7 +129,7 @@ pub mod planted {
     pub(crate) fn descriptor_digest(pinned: &str) -> String {
         match planted().and_then(|p| p.descriptor_digest) {
             Some(broken) => broken(pinned),
-            None => crate::catalog::descriptor_digest(pinned),
+            None => crate::catalog::remembered_digest(pinned),
         }
     }
 

@@ -1,14 +1,16 @@
 //! A speed-up of SPEC §5's words, fenced beside the rule: what depends on
 //! one word alone (whether it is a stopword, its stem, the sum of its
 //! WordPiece pieces' rows), found once per thread and kept for every later
-//! build.
+//! build, and what depends on one text alone (its words, in order).
 //!
 //! Catalogs rarely repeat across the sessions of a corpus (each recording
 //! admits its own mix of servers), so the memo of whole builds seldom
-//! hits; their words repeat far more. A build asks the lexicon for each
-//! word it reads and gets a number standing for the word, and the word's
-//! facts by that number, so it also compares numbers, not texts, while it
-//! counts `df` and `dfv`.
+//! hits; their tools' names, descriptions and parameters repeat far more,
+//! and their words more still. A build asks the lexicon for each text it
+//! reads and gets numbers standing for its words, and each word's facts by
+//! its number. It then counts `df` and `dfv` over numbers, not texts, in
+//! slots the lexicon keeps beside each word and stem for the build under
+//! way ([`Lexicon::begin`]), not in tables of its own.
 //!
 //! It is bounded ([`BOUND`] bytes of words, stems and rows): past it, the
 //! lexicon starts over, between two builds, never inside one (so the
@@ -20,7 +22,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::words::is_stopword;
+use super::words::{is_stopword, tokenize};
 use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
 use crate::lookup::Lookup;
 use crate::seam;
@@ -46,6 +48,8 @@ pub(crate) struct Word {
     /// The sum of its WordPiece pieces' rows; `None` for a stopword or a
     /// word without pieces (whose vector is zero).
     row: Option<Box<Row>>,
+    /// The largest magnitude of a component of `row` (0 without one).
+    reach: i64,
 }
 
 impl Word {
@@ -59,6 +63,23 @@ impl Word {
                 *to = to.wrapping_add(times.wrapping_mul(i64::from(from)));
             }
         }
+    }
+
+    /// Adds `times` × the word's vector to `into` in 32-bit lanes: what
+    /// [`Word::add_to`] adds, exactly, while no component leaves `i32`
+    /// (which [`Word::reach`] lets the caller prove first).
+    #[inline]
+    pub(crate) fn add_narrow(&self, into: &mut [i32; DIMENSIONS], times: i16) {
+        if let Some(row) = &self.row {
+            for (to, &from) in into.iter_mut().zip(row.iter()) {
+                *to = to.wrapping_add(i32::from(from) * i32::from(times));
+            }
+        }
+    }
+
+    /// The largest magnitude of a component of the word's vector.
+    pub(crate) fn reach(&self) -> i64 {
+        self.reach
     }
 }
 
@@ -76,20 +97,99 @@ fn row_of(pieces: &[u32]) -> Option<Box<Row>> {
     })))
 }
 
-/// Words and stems by number.
+/// A range of [`Lexicon::read`]'s word numbers: one text's words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Text {
+    start: u32,
+    end: u32,
+}
+
+/// A build's slot for a word or stem: the build it was made in (its
+/// [`Lexicon::begin`]'s number), and the slot.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    build: u32,
+    at: u32,
+}
+
+/// Words, stems and texts by number.
 #[derive(Debug, Default)]
 pub(crate) struct Lexicon {
     words: Vec<Word>,
     word_ids: Lookup<Arc<str>, u32>,
     stems: Vec<Arc<str>>,
     stem_ids: Lookup<Arc<str>, u32>,
+    /// Each text read → its words, as a range of `read`.
+    texts: Lookup<Box<str>, Text>,
+    read: Vec<u32>,
+    /// The build under way (never 0, once begun), and its slots by word
+    /// and by stem: a slot of another build is no slot.
+    build: u32,
+    word_slots: Vec<Slot>,
+    stem_slots: Vec<Slot>,
+    /// The tokenizer's buffer, kept between texts.
+    list: String,
     /// What the tables above hold, roughly, in bytes.
     bytes: usize,
 }
 
 impl Lexicon {
+    /// The words of `text` by SPEC §5's tokenizer, as numbers: found, or
+    /// tokenized and numbered once ([`Lexicon::numbers`] reads them).
+    pub(crate) fn text(&mut self, text: &str) -> Text {
+        if let Some(&words) = self.texts.get(text) {
+            return words;
+        }
+        let mut list = std::mem::take(&mut self.list);
+        list.clear();
+        tokenize(text, &mut list);
+        let start = number(self.read.len());
+        for word in list.split_terminator(' ') {
+            let id = self.id(word);
+            self.read.push(id);
+        }
+        self.list = list;
+        let words = Text {
+            start,
+            end: number(self.read.len()),
+        };
+        self.bytes += text.len() + 4 * (words.end - words.start) as usize + 64;
+        self.texts.insert(text.into(), words);
+        words
+    }
+
+    /// The numbers of a text's words, in order.
+    pub(crate) fn numbers(&self, text: Text) -> &[u32] {
+        &self.read[text.start as usize..text.end as usize]
+    }
+
+    /// Starts a build: every slot of an earlier one is forgotten.
+    pub(crate) fn begin(&mut self) {
+        self.build = self.build.wrapping_add(1);
+        if self.build == 0 {
+            // After 2³² builds, the old marks could be taken for new ones.
+            self.word_slots.fill(Slot::default());
+            self.stem_slots.fill(Slot::default());
+            self.build = 1;
+        }
+    }
+
+    /// This build's slot for the word numbered `id`: `make`'s, the first
+    /// time the build asks.
+    #[inline]
+    pub(crate) fn word_slot(&mut self, id: u32, make: impl FnOnce() -> u32) -> u32 {
+        slot(&mut self.word_slots[id as usize], self.build, make)
+    }
+
+    /// This build's slot for the stem numbered `stem`: `make`'s, the first
+    /// time the build asks.
+    #[inline]
+    pub(crate) fn stem_slot(&mut self, stem: u32, make: impl FnOnce() -> u32) -> u32 {
+        slot(&mut self.stem_slots[stem as usize], self.build, make)
+    }
+
     /// The number of `word`, found or made (its facts found once).
-    pub(crate) fn id(&mut self, word: &str) -> u32 {
+    fn id(&mut self, word: &str) -> u32 {
         if let Some(&id) = self.word_ids.get(word) {
             return id;
         }
@@ -101,21 +201,27 @@ impl Lexicon {
                 let text: Arc<str> = stemmed.as_ref().into();
                 self.bytes += stemmed.len() + 64;
                 self.stems.push(Arc::clone(&text));
+                self.stem_slots.push(Slot::default());
                 self.stem_ids.insert(text, stem);
                 stem
             }
         };
         let stop = is_stopword(word);
         let row = if stop { None } else { row_of(&pieces(word)) };
+        let reach = row.as_ref().map_or(0, |row| {
+            row.iter().map(|c| i64::from(*c).abs()).max().unwrap_or(0)
+        });
         let id = number(self.words.len());
         let text: Arc<str> = word.into();
-        self.bytes += word.len() + 96 + row.as_ref().map_or(0, |_| size_of::<Row>());
+        self.bytes += word.len() + 104 + row.as_ref().map_or(0, |_| size_of::<Row>());
         self.words.push(Word {
             text: Arc::clone(&text),
             stem,
             stop,
             row,
+            reach,
         });
+        self.word_slots.push(Slot::default());
         self.word_ids.insert(text, id);
         id
     }
@@ -129,6 +235,15 @@ impl Lexicon {
     pub(crate) fn stem_text(&self, stem: u32) -> &Arc<str> {
         &self.stems[stem as usize]
     }
+}
+
+/// The slot `kept` holds for `build`, or `make`'s, kept for it.
+#[inline]
+fn slot(kept: &mut Slot, build: u32, make: impl FnOnce() -> u32) -> u32 {
+    if kept.build != build {
+        *kept = Slot { build, at: make() };
+    }
+    kept.at
 }
 
 /// A table's length as the next number, for the lexicon's tables and a
@@ -201,6 +316,46 @@ mod tests {
         assert!(lexicon.word(ids[2]).stop);
         assert!(lexicon.word(ids[3]).row.is_some());
         assert!(lexicon.word(ids[2]).row.is_none());
+    }
+
+    /// A text's numbers are its words by the tokenizer, found once; a
+    /// build's slots last that build only, also past 2³² builds.
+    #[test]
+    fn a_text_is_its_words_and_a_slot_lasts_one_build() {
+        let mut lexicon = Lexicon::default();
+        let text = "Read the FILE, then read it again: ꙮ café_2";
+        let numbered = lexicon.text(text);
+        let mut list = String::new();
+        tokenize(text, &mut list);
+        let words: Vec<&str> = list.split_terminator(' ').collect();
+        let read: Vec<&str> = (lexicon.numbers(numbered).iter())
+            .map(|id| &*lexicon.word(*id).text)
+            .collect();
+        assert_eq!(read, words);
+        assert!(words.len() > 6);
+        // "read" twice, one number.
+        assert_eq!(lexicon.numbers(numbered)[0], lexicon.numbers(numbered)[4]);
+        let (held, kept) = (lexicon.read.len(), lexicon.numbers(numbered).to_vec());
+        let again = lexicon.text(text);
+        assert_eq!(
+            (lexicon.numbers(again), lexicon.read.len()),
+            (&kept[..], held)
+        );
+
+        let (word, stem) = (kept[1], lexicon.word(kept[1]).stem);
+        lexicon.begin();
+        assert_eq!(lexicon.word_slot(word, || 7), 7);
+        assert_eq!(lexicon.word_slot(word, || 9), 7);
+        assert_eq!(lexicon.stem_slot(stem, || 3), 3);
+        lexicon.begin();
+        assert_eq!(lexicon.word_slot(word, || 9), 9);
+        assert_eq!(lexicon.stem_slot(stem, || 4), 4);
+        // The build numbers wrap: no slot of before is taken for one of now.
+        lexicon.build = u32::MAX;
+        lexicon.word_slots[word as usize] = Slot { build: 1, at: 5 };
+        lexicon.begin();
+        assert_eq!(lexicon.build, 1);
+        assert_eq!(lexicon.word_slot(word, || 6), 6);
     }
 
     #[test]

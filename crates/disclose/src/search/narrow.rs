@@ -72,6 +72,18 @@ pub(super) enum Form {
 }
 
 impl Form {
+    /// The vector of `components`, which all fit: narrow.
+    pub(super) fn narrow(components: [i32; DIMENSIONS]) -> Form {
+        let largest = (components.iter())
+            .map(|c| i64::from(*c).abs())
+            .max()
+            .unwrap_or(0);
+        Form::Narrow(Narrow {
+            components,
+            largest,
+        })
+    }
+
     pub(super) fn of(vector: &Vector) -> Form {
         match Narrow::of(vector) {
             Some(narrow) => Form::Narrow(narrow),
@@ -81,7 +93,7 @@ impl Form {
 
     /// The vector in the rule's components (the narrow ones widened, which
     /// is exact).
-    fn wide(&self) -> Cow<'_, Vector> {
+    pub(super) fn wide(&self) -> Cow<'_, Vector> {
         match self {
             Form::Narrow(narrow) => Cow::Owned(narrow.components.map(i64::from)),
             Form::Wide(vector) => Cow::Borrowed(vector),

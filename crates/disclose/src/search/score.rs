@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::Candidate;
-use super::lexicon::{Lexicon, number};
+use super::lexicon::{Lexicon, Word, number};
 use super::narrow::{self, Form};
 use super::words::{is_stopword, params_of, tokenize};
 use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
@@ -88,32 +88,32 @@ impl Built {
 
     fn with(candidates: &[Candidate<'_>], lexicon: &mut Lexicon) -> Built {
         let n = candidates.len();
-        // This build's stems (by the lexicon's number) and, for each, the
-        // candidates whose fields hold it, in candidate order: the last
-        // entry is the candidate being read, if it holds the stem yet.
-        let mut stem_of: Lookup<u32, u32> = Lookup::new();
+        lexicon.begin();
+        // This build's stems (by the lexicon's number, slotted by the
+        // lexicon) and, for each, the candidates whose fields hold it, in
+        // candidate order: the last entry is the candidate being read, if
+        // it holds the stem yet.
         let mut stems: Vec<(u32, Vec<(u32, u8)>)> = Vec::new();
-        // This build's vector words (by the lexicon's number): `dfv`, and
-        // where the candidate being read counts it, if it does yet.
-        let mut word_of: Lookup<u32, u32> = Lookup::new();
+        // This build's vector words (likewise): `dfv`, and where the
+        // candidate being read counts it, if it does yet.
         let mut words: Vec<VectorWord> = Vec::new();
-        // Each candidate's vector words, as (this build's word, occurrences).
-        let mut counted: Vec<Vec<(u32, i64)>> = Vec::with_capacity(n);
-        let mut list = String::new();
+        // Each candidate's vector words, as (this build's word,
+        // occurrences): candidate `c`'s are `held[ends[c - 1]..ends[c]]`.
+        let mut held: Vec<(u32, i64)> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(n);
         for (id, candidate) in (0u32..).zip(candidates) {
-            let mut held: Vec<(u32, i64)> = Vec::new();
             let params = params_of(seam::properties(candidate.schema));
             let parts = [(candidate.name, IN_NAME), (candidate.text, IN_TEXT)]
                 .into_iter()
                 .chain(params.map(|text| (text, IN_PARAMS)));
             for (text, field) in parts {
-                list.clear();
-                tokenize(text, &mut list);
-                for word in list.split_terminator(' ') {
-                    let known = lexicon.id(word);
+                let text = lexicon.text(text);
+                for index in 0..lexicon.numbers(text).len() {
+                    let known = lexicon.numbers(text)[index];
                     let facts = lexicon.word(known);
-                    let stem = *stem_of.get_or_insert_with(facts.stem, || {
-                        stems.push((facts.stem, Vec::new()));
+                    let (stem, stop) = (facts.stem, facts.stop);
+                    let stem = lexicon.stem_slot(stem, || {
+                        stems.push((stem, Vec::new()));
                         number(stems.len() - 1)
                     });
                     let holders = &mut stems[stem as usize].1;
@@ -121,10 +121,10 @@ impl Built {
                         Some((holder, mask)) if *holder == id => *mask |= field,
                         _ => holders.push((id, field)),
                     }
-                    if facts.stop {
+                    if stop {
                         continue;
                     }
-                    let at = *word_of.get_or_insert_with(known, || {
+                    let at = lexicon.word_slot(known, || {
                         words.push(VectorWord {
                             known,
                             dfv: 0,
@@ -143,22 +143,22 @@ impl Built {
                     }
                 }
             }
-            counted.push(held);
+            ends.push(held.len());
         }
         // Each distinct word is weighed once; its vector is added once per
         // candidate, times its occurrences there.
         let weights: Vec<i64> = (words.iter())
             .map(|word| i64::from(seam::weight(n, word.dfv as usize)))
             .collect();
-        let vectors: Vec<(Form, i128)> = (counted.iter())
+        let vectors: Vec<(Form, i128)> = (ends.iter())
+            .scan(0, |start, &end| {
+                Some(&held[std::mem::replace(start, end)..end])
+            })
             .map(|held| {
-                let mut vector = [0i64; DIMENSIONS];
-                for &(at, times) in held {
+                let form = vector_of(held, |at| {
                     let word = &words[at as usize];
-                    let times = weights[at as usize].wrapping_mul(times);
-                    lexicon.word(word.known).add_to(&mut vector, times);
-                }
-                let form = Form::of(&vector);
+                    (lexicon.word(word.known), weights[at as usize])
+                });
                 let norm = isqrt_of(narrow::product(&form, &form));
                 (form, norm)
             })
@@ -239,6 +239,39 @@ impl Built {
     }
 }
 
+/// A candidate's vector `v(c)`: the sum, over its vector words, of each
+/// word's vector × its weight × its occurrences, as the word's `facts`
+/// and weight give them. Summed in 32-bit lanes when every multiple fits
+/// `i16` and the sum of their magnitudes × the words' reach fits `i32`
+/// (then no partial sum can leave `i32`, and the lanes are exact), in the
+/// rule's wrapping 64-bit ones otherwise.
+fn vector_of<'a>(held: &[(u32, i64)], facts: impl Fn(u32) -> (&'a Word, i64)) -> Form {
+    let mut bound = 0i128;
+    let mut narrow = true;
+    for &(at, times) in held {
+        let (word, weight) = facts(at);
+        let times = i128::from(weight) * i128::from(times);
+        narrow &= i16::try_from(times).is_ok();
+        bound += times.abs() * i128::from(word.reach());
+    }
+    if narrow && bound <= i128::from(i32::MAX) {
+        let mut vector = [0i32; DIMENSIONS];
+        for &(at, times) in held {
+            let (word, weight) = facts(at);
+            // Fits i16: checked above.
+            let times = i16::try_from(weight * times).unwrap_or(0);
+            word.add_narrow(&mut vector, times);
+        }
+        return Form::narrow(vector);
+    }
+    let mut vector = [0i64; DIMENSIONS];
+    for &(at, times) in held {
+        let (word, weight) = facts(at);
+        word.add_to(&mut vector, weight.wrapping_mul(times));
+    }
+    Form::of(&vector)
+}
+
 /// SPEC §5 `cos(c)`: `⌊1024 · (q·c) / (nq · nc)⌋` of the dot product
 /// `q·c`, floored also when it is negative; 0 when either norm is.
 pub(crate) fn cosine(product: i128, query_norm: i128, norm: i128) -> i128 {
@@ -275,6 +308,43 @@ pub(super) fn isqrt_of(x: i128) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A candidate's vector in 32-bit lanes is the rule's, and the wide
+    /// sum is taken wherever a multiple or the bound would leave them:
+    /// each word's pieces added one by one by the rule (`add_rows`),
+    /// times weight × occurrences.
+    #[test]
+    fn a_vector_is_the_rule_s_in_either_lanes() {
+        let mut lexicon = Lexicon::default();
+        let text = lexicon.text("organize timezones quickly zebra ꙮ unaffable parse");
+        let known = lexicon.numbers(text).to_vec();
+        let cases: [&[(u32, i64, i64)]; 4] = [
+            // Narrow: small multiples.
+            &[(0, 3, 1), (1, 20, 2), (2, 1, 7), (5, 12, 1)],
+            // A multiple past i16: wide.
+            &[(0, 3, 1), (3, 129, 1000)],
+            // Multiples at i16's edge: narrow or wide, as their bound says.
+            &[(0, 1, 32767), (1, 129, 254), (2, 2, 16383), (6, 1, 32767)],
+            // Past i64 when multiplied: the rule wraps, and so does this.
+            &[(4, 1 << 40, 1 << 30), (6, 129, 3)],
+        ];
+        for case in cases {
+            let held: Vec<(u32, i64)> = case.iter().map(|&(at, _, times)| (at, times)).collect();
+            let form = vector_of(&held, |at| {
+                (
+                    lexicon.word(known[at as usize]),
+                    case.iter().find(|c| c.0 == at).map_or(0, |c| c.1),
+                )
+            });
+            let mut rule = [0i64; DIMENSIONS];
+            for &(at, weight, times) in case {
+                let word = &lexicon.word(known[at as usize]).text;
+                add_rows(&mut rule, &pieces(word), weight.wrapping_mul(times));
+            }
+            assert_eq!(*form.wide(), rule, "{case:?}");
+            assert_eq!(narrow::product(&form, &form), dot(&rule, &rule));
+        }
+    }
 
     #[test]
     fn weight_is_the_bit_length_of_the_squared_ratio() {
