@@ -252,7 +252,7 @@ fn vector_of<'a>(held: &[(u32, i64)], facts: impl Fn(u32) -> (&'a Word, i64)) ->
         let (word, weight) = facts(at);
         let times = i128::from(weight) * i128::from(times);
         narrow &= i16::try_from(times).is_ok();
-        bound += times.abs() * i128::from(word.reach());
+        bound = bound.saturating_add(times.abs().saturating_mul(i128::from(word.reach())));
     }
     if narrow && bound <= i128::from(i32::MAX) {
         let mut vector = [0i32; DIMENSIONS];
