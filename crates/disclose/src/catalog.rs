@@ -53,22 +53,33 @@ pub(crate) fn descriptor_digest(pinned: &str) -> String {
 /// same servers' tools session after session, and a harness admits each
 /// again for SPEC §13 I3, I4 and I7; the digest is a pure function of the
 /// descriptor, found here by its text (hashed and compared, a fraction of
-/// the BLAKE3 it saves). Bounded: past `LIMIT` descriptors it starts over.
-/// The seam calls it for the rule only while nothing is planted, so no
-/// planted digest is ever remembered.
+/// the BLAKE3 it saves). Bounded: past `LIMIT` descriptors or `BYTES` of
+/// their texts it starts over, and a descriptor longer than `LONGEST` is
+/// never kept (its hashing would cost what BLAKE3 does). The seam calls it
+/// for the rule only while nothing is planted, so no planted digest is
+/// ever remembered.
 pub(crate) fn remembered_digest(pinned: &str) -> String {
     const LIMIT: usize = 1 << 10;
-    static MEMO: Mutex<Lookup<Box<str>, String>> = Mutex::new(Lookup::new());
-    let seen = (MEMO.lock().ok()).and_then(|memo| memo.get(pinned).cloned());
+    const BYTES: usize = 1 << 20;
+    const LONGEST: usize = 16 << 10;
+    /// Digests by descriptor text, and the bytes of the texts held.
+    static MEMO: Mutex<(Lookup<Box<str>, String>, usize)> = Mutex::new((Lookup::new(), 0));
+    if pinned.len() > LONGEST {
+        return descriptor_digest(pinned);
+    }
+    let seen = (MEMO.lock().ok()).and_then(|memo| memo.0.get(pinned).cloned());
     if let Some(digest) = seen {
         return digest;
     }
     let digest = descriptor_digest(pinned);
     if let Ok(mut memo) = MEMO.lock() {
-        if memo.len() >= LIMIT {
-            memo.clear();
+        let (digests, bytes) = &mut *memo;
+        if digests.len() >= LIMIT || *bytes + pinned.len() > BYTES {
+            digests.clear();
+            *bytes = 0;
         }
-        memo.insert(pinned.into(), digest.clone());
+        *bytes += pinned.len();
+        digests.insert(pinned.into(), digest.clone());
     }
     digest
 }
@@ -524,7 +535,8 @@ mod tests {
     use serde_json::json;
 
     /// The remembered digest is the rule's, for a descriptor seen first,
-    /// seen again, and seen again after the memo started over.
+    /// seen again, seen again after the memo started over (by count and by
+    /// bytes), and for one too long to keep.
     #[test]
     fn a_remembered_digest_is_the_rule_s() {
         let text = |i: usize| format!("[\"disclose.tool/1\",\"memo\",\"t{i}\",{{}},\"read\"]");
@@ -532,6 +544,12 @@ mod tests {
             let pinned = text(i % 1500);
             assert_eq!(remembered_digest(&pinned), descriptor_digest(&pinned));
         }
+        for i in 0..300 {
+            let pinned = format!("{}{}", text(i % 100), " ".repeat(8 << 10));
+            assert_eq!(remembered_digest(&pinned), descriptor_digest(&pinned));
+        }
+        let long = format!("{}{}", text(0), " ".repeat(1 << 20));
+        assert_eq!(remembered_digest(&long), descriptor_digest(&long));
         // BLAKE3's published vector for "abc", asked twice (a miss, a hit).
         for _ in 0..2 {
             assert_eq!(

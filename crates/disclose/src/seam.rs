@@ -15,8 +15,9 @@
 //! `fit`, ranking); values the process keeps (the doors, the schema facts,
 //! the search memo, the remembered descriptor digests) are computed by the
 //! rules themselves, and the search memo and the digests are passed by
-//! while anything is planted, so a planted rule never outlives its scope. What the seam does not own: any rule, any memo, the
-//! list of mutants (the test kit's).
+//! while anything is planted, so a planted rule never outlives its scope.
+//! What the seam does not own: any rule, any memo, the list of mutants
+//! (the test kit's).
 
 #[cfg(not(feature = "mutants"))]
 pub(crate) use real::*;

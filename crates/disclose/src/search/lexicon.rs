@@ -12,10 +12,10 @@
 //! slots the lexicon keeps beside each word and stem for the build under
 //! way ([`Lexicon::begin`]), not in tables of its own.
 //!
-//! It is bounded ([`BOUND`] bytes of words, stems and rows): past it, the
-//! lexicon starts over, between two builds, never inside one (so the
-//! numbers a build holds stay valid until it ends, and one build costs at
-//! most its own words). What is planted (`crate::seam`) is never
+//! It is bounded ([`BOUND`] bytes of words, stems, rows and texts): past
+//! it, the lexicon starts over, between two builds, never inside one (so
+//! the numbers a build holds stay valid until it ends, and one build costs
+//! at most its own words and texts). What is planted (`crate::seam`) is never
 //! remembered: a build with a planted stem gets a fresh lexicon of its own
 //! through `seam::words`.
 
@@ -27,8 +27,8 @@ use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
 use crate::lookup::Lookup;
 use crate::seam;
 
-/// The most bytes of words, stems and rows a thread's lexicon keeps
-/// between builds.
+/// The most bytes of words, stems, rows and texts a thread's lexicon
+/// keeps between builds.
 const BOUND: usize = 4 << 20;
 
 /// The sum of a word's pieces' rows. Each row's components are in
