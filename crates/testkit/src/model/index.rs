@@ -25,22 +25,11 @@ pub fn hint(text: &str) -> String {
 /// [`hint`] with step 5 keeping the chars that fit in `keep` bytes before
 /// the ellipsis (SPEC §4: 77); the test kit's `hint-cut` mutant keeps 80.
 pub fn hint_keeping(text: &str, keep: usize) -> String {
-    let chars: Vec<char> = text.chars().collect();
     // 1.
-    let start = chars
-        .iter()
-        .position(|c| !c.is_whitespace())
-        .unwrap_or(chars.len());
-    let end = chars
-        .iter()
-        .rposition(|c| !c.is_whitespace())
-        .map_or(start, |i| i + 1);
-    let trimmed = &chars[start..end.max(start)];
+    let trimmed = text.trim();
     // 2.
-    let mut line: Vec<char> = trimmed.iter().copied().take_while(|&c| c != '\n').collect();
-    while line.last().is_some_and(|c| c.is_whitespace()) {
-        line.pop();
-    }
+    let first = trimmed.split('\n').next().unwrap_or("");
+    let mut line: Vec<char> = first.trim_end().chars().collect();
     // 3.
     if let Some(dot) = line.windows(2).position(|pair| pair == ['.', ' ']) {
         line.truncate(dot + 1);

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::index::hint;
-use super::words::{STOPWORDS, pieces, vocabulary, word_list};
+use super::words::{STOPWORDS, word_list, word_rows};
 
 /// SPEC §1: the two doors, `describe` and `call`, with their descriptions
 /// and their input schemas' property keys (none has a description). Every
@@ -184,14 +184,13 @@ fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)]) -> BTreeMap<String, usiz
 /// `v(ws)` among `n` candidates: the rows of every piece of every word,
 /// each weighed by `weight(n, dfv(w))`.
 fn vector(n: usize, dfv: &BTreeMap<String, usize>, ws: &[String]) -> Vec<i64> {
-    let (_, rows) = vocabulary();
     let mut v = vec![0i64; 128];
     for w in ws {
         let weight = i64::from(weight(n, dfv.get(w).copied().unwrap_or(0)));
-        for p in pieces(w) {
-            for (x, r) in v.iter_mut().zip(&rows[p]) {
-                *x += weight * r;
-            }
+        // The rows of w's pieces, summed: weighing the sum is weighing
+        // each row.
+        for (x, r) in v.iter_mut().zip(word_rows(w).iter()) {
+            *x += weight * r;
         }
     }
     v

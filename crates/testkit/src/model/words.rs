@@ -7,7 +7,7 @@
 //! words are worth (`ranking`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// SPEC §5's 75 stopwords, typed again from the spec (not the library's
 /// list), in the spec's byte order.
@@ -84,6 +84,30 @@ pub(super) fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) 
             .collect();
         (entries, rows)
     })
+}
+
+/// The sum of the rows of `pieces(w)` (SPEC §5's `v` of the one word at
+/// weight 1), remembered per process as [`pieces`] is.
+pub fn word_rows(word: &str) -> Arc<[i64]> {
+    static MEMO: Mutex<BTreeMap<String, Arc<[i64]>>> = Mutex::new(BTreeMap::new());
+    if let Some(found) = MEMO.lock().ok().and_then(|m| m.get(word).cloned()) {
+        return found;
+    }
+    let (_, rows) = vocabulary();
+    let mut sum = vec![0i64; 128];
+    for p in pieces(word) {
+        for (x, r) in sum.iter_mut().zip(&rows[p]) {
+            *x += r;
+        }
+    }
+    let made: Arc<[i64]> = sum.into();
+    if let Ok(mut memo) = MEMO.lock() {
+        if memo.len() >= 1 << 16 {
+            memo.clear();
+        }
+        memo.insert(word.to_string(), Arc::clone(&made));
+    }
+    made
 }
 
 /// SPEC §5 `pieces(w)` ([`split`]), remembered per process: a word's
