@@ -4,8 +4,6 @@
 // `Run.answer`, `execute` runs the host's function, and the recorded
 // session replays to what the model was given and passes `disclose check`.
 import assert from 'node:assert/strict'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
@@ -13,7 +11,7 @@ import { DiscloseError, Recorder } from 'disclose'
 import * as aiSdk from 'disclose/adapters/ai-sdk'
 import * as langchain from 'disclose/adapters/langchain'
 
-import { checkRecorded, replayed } from './helpers.mjs'
+import { checkRecorded, replayed, scratch } from './helpers.mjs'
 
 const SCHEMA = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] }
 
@@ -27,7 +25,7 @@ const CALLS = [
 
 /** A recording run with one dormant tool, and the host's function for it. */
 function recording(label) {
-  const path = join(mkdtempSync(join(tmpdir(), 'disclose-adapter-')), `${label}.jsonl`)
+  const path = join(scratch('disclose-adapter-'), `${label}.jsonl`)
   const recorder = new Recorder(path, { about: `the ${label} adapter's run` })
   recorder.admitTool({
     origin: 'github', name: 'create_issue', description: 'Open an issue. Needs a title.',

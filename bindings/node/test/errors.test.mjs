@@ -2,12 +2,13 @@
 // and nothing else breaks: the catalog, the run and the process go on.
 // Refusals of the model's calls are answers, never thrown.
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
 import { Catalog, DiscloseError, Recorder, importAnthropic, importMcp, importOpenai, parseArgs, canonicalJson } from 'disclose'
+
+import { scratch } from './helpers.mjs'
 
 const decl = { origin: 'fs', name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' }, effect: 'read', approval: 'never' }
 
@@ -87,7 +88,7 @@ test('a recorder that cannot create its file throws recording', () => {
 })
 
 test('a recorder used after start throws ended; its run records', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'disclose-node-'))
+  const dir = scratch('disclose-node-')
   const path = join(dir, 'session.jsonl')
   const recorder = new Recorder(path, { about: 'errors test' })
   recorder.admitTool(decl)

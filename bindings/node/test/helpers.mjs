@@ -1,7 +1,7 @@
 // Shared helpers: the repository's paths, the Rust binary to compare with
 // (DISCLOSE_BIN, set by tests/node.rs; else target/release), transcripts.
 import { execFileSync } from 'node:child_process'
-import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,17 @@ export function rustBin() {
   const binary = process.env.DISCLOSE_BIN || join(ROOT, 'target', 'release', 'disclose')
   accessSync(binary, constants.X_OK)
   return binary
+}
+
+/**
+ * A fresh directory under the system's temporary one, removed when this
+ * test file's process exits (`node --test` runs each file in its own), so
+ * a run leaves nothing behind.
+ */
+export function scratch(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
 }
 
 /** Every session file under `dir`, sorted, as paths relative to it. */
@@ -56,7 +67,7 @@ export function replayed(path) {
  * a golden blessed from the Rust binary's replay of it: the report's text.
  */
 export function checkRecorded(path) {
-  const dir = mkdtempSync(join(tmpdir(), 'disclose-check-'))
+  const dir = scratch('disclose-check-')
   const name = basename(path, '.jsonl')
   mkdirSync(join(dir, 'corpora'))
   mkdirSync(join(dir, 'golden'))

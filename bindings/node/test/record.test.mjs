@@ -2,17 +2,15 @@
 // Node run answered is what `disclose replay` prints for the same ops, and
 // `disclose check` passes the session with a golden blessed from replay.
 import assert from 'node:assert/strict'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
 import { Recorder, importMcp } from 'disclose'
 
-import { checkRecorded, replayed } from './helpers.mjs'
+import { checkRecorded, replayed, scratch } from './helpers.mjs'
 
 test('a recorded session replays in Rust to the bytes Node answered', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'disclose-node-'))
+  const dir = scratch('disclose-node-')
   const path = join(dir, 'session.jsonl')
   const recorder = new Recorder(path, { about: 'record test' })
   const listed = importMcp(
