@@ -141,6 +141,7 @@ async fn main() {
     let memory_file = tmp.join(format!("bench-memory-{}.jsonl", std::process::id()));
     if args.get(4).map(String::as_str) == Some("http") {
         over_http(&gateway, &modules, rounds).await;
+        clean(&tmp);
         return;
     }
 
@@ -281,8 +282,17 @@ async fn main() {
         if mib <= 64.0 { "pass" } else { "FAIL" }
     );
     stop(s).await;
-    let _ = std::fs::remove_file(memory_file);
     over_http(&gateway, &modules, rounds).await;
+    clean(&tmp);
+}
+
+/// Removes what this process wrote under `tmp`: its gateway config, the
+/// filesystem server's root and the memory server's file.
+fn clean(tmp: &Path) {
+    let pid = std::process::id();
+    let _ = std::fs::remove_file(tmp.join(format!("bench-{pid}.json")));
+    let _ = std::fs::remove_file(tmp.join(format!("bench-memory-{pid}.jsonl")));
+    let _ = std::fs::remove_dir_all(tmp.join(format!("bench-root-{pid}")));
 }
 
 /// The token the HTTP gateway of G4 and G5 requires.
