@@ -90,36 +90,38 @@ pub(super) fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) 
 /// weight 1), remembered per process as [`pieces`] is.
 pub fn word_rows(word: &str) -> Arc<[i64]> {
     static MEMO: Mutex<BTreeMap<String, Arc<[i64]>>> = Mutex::new(BTreeMap::new());
-    if let Some(found) = MEMO.lock().ok().and_then(|m| m.get(word).cloned()) {
-        return found;
-    }
-    let (_, rows) = vocabulary();
-    let mut sum = vec![0i64; 128];
-    for p in pieces(word) {
-        for (x, r) in sum.iter_mut().zip(&rows[p]) {
-            *x += r;
+    remembered(&MEMO, word, |word| {
+        let (_, rows) = vocabulary();
+        let mut sum = vec![0i64; 128];
+        for p in pieces(word) {
+            for (x, r) in sum.iter_mut().zip(&rows[p]) {
+                *x += r;
+            }
         }
-    }
-    let made: Arc<[i64]> = sum.into();
-    if let Ok(mut memo) = MEMO.lock() {
-        if memo.len() >= 1 << 16 {
-            memo.clear();
-        }
-        memo.insert(word.to_string(), Arc::clone(&made));
-    }
-    made
+        sum.into()
+    })
 }
 
 /// SPEC §5 `pieces(w)` ([`split`]), remembered per process: a word's
 /// pieces depend on the word alone, and the fuzzer's runs ask the same
-/// words again and again. The memo starts over past 65,536 words.
+/// words again and again.
 pub fn pieces(word: &str) -> Vec<usize> {
     static MEMO: Mutex<BTreeMap<String, Vec<usize>>> = Mutex::new(BTreeMap::new());
-    if let Some(found) = MEMO.lock().ok().and_then(|m| m.get(word).cloned()) {
+    remembered(&MEMO, word, split)
+}
+
+/// `make(word)`, kept in `memo` for the next ask; the memo starts over
+/// past 65,536 words.
+fn remembered<T: Clone>(
+    memo: &Mutex<BTreeMap<String, T>>,
+    word: &str,
+    make: impl FnOnce(&str) -> T,
+) -> T {
+    if let Some(found) = memo.lock().ok().and_then(|m| m.get(word).cloned()) {
         return found;
     }
-    let made = split(word);
-    if let Ok(mut memo) = MEMO.lock() {
+    let made = make(word);
+    if let Ok(mut memo) = memo.lock() {
         if memo.len() >= 1 << 16 {
             memo.clear();
         }
