@@ -10,6 +10,8 @@ import json
 import pathlib
 from typing import Any
 
+import pytest
+
 import disclose
 
 from conftest import replay
@@ -113,7 +115,11 @@ def run_render(path: pathlib.Path, rust_bin: str) -> str:
     return renders[0]
 
 
-def test_pydantic_ai(tmp_path: pathlib.Path, rust_bin: str) -> None:
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["def", "async def"])
+def test_pydantic_ai(tmp_path: pathlib.Path, rust_bin: str, asynchronous: bool) -> None:
+    """PydanticAI runs a response's calls at once; the recording still holds
+    them in the model's order (``check_results``), and an ``async`` host
+    function is awaited."""
     from pydantic_ai import Agent
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -134,8 +140,16 @@ def test_pydantic_ai(tmp_path: pathlib.Path, rust_bin: str) -> None:
         results[:] = [str(part.content) for part in returns]
         return ModelResponse(parts=[TextPart("done")])
 
+    functions = opened(ran)
+    if asynchronous:
+        create_issue = functions["github__create_issue"]
+
+        async def create_issue_async(args: dict[str, Any]) -> str:
+            return create_issue(args)
+
+        functions = {"github__create_issue": create_issue_async}
     agent = Agent(FunctionModel(model), instructions=pydantic_ai.instructions(run),
-                  toolsets=[pydantic_ai.toolset(run, opened(ran))])
+                  toolsets=[pydantic_ai.toolset(run, functions)])
     assert agent.run_sync("open an issue").output == "done"
     run.finish()
     assert seen["tools"] == ["describe", "call"]

@@ -23,7 +23,8 @@ from .._native import Run
 from .._types import Execute, Refused, Text
 
 Function = Callable[[dict[str, Any]], Any]
-"""A host function: called with the fitted args, returns the tool result."""
+"""A host function: called with the fitted args, returns the tool result
+(PydanticAI's adapter also takes an ``async def`` and awaits it)."""
 
 
 def resident(run: Run) -> list[dict[str, Any]]:
@@ -43,16 +44,27 @@ def check_functions(run: Run, functions: Mapping[str, Function]) -> None:
         )
 
 
-def answer(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
-           args: Union[dict[str, Any], str]) -> Any:
-    """One tool call through the catalog: the host's function's result, or
-    the text the model reads."""
+def answered(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
+             args: Union[dict[str, Any], str]) -> Union[str, tuple[Function, dict[str, Any]]]:
+    """The catalog's answer to one tool call: the text the model reads, or
+    the host's function with the fitted args, still to run."""
     match run.answer(call_id, name, args):
         case Execute(name=tool, args=tool_args):
             function = functions.get(tool)
             if function is None:
                 raise InputError(f"the host has no function for {tool!r}")
-            return function(tool_args)
+            return function, tool_args
         case Text(text) | Refused(text=text):
             return text
     raise AssertionError("an answer is Text, Execute or Refused")
+
+
+def answer(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
+           args: Union[dict[str, Any], str]) -> Any:
+    """One tool call through the catalog: the host's function's result, or
+    the text the model reads."""
+    step = answered(run, functions, call_id, name, args)
+    if isinstance(step, str):
+        return step
+    function, tool_args = step
+    return function(tool_args)

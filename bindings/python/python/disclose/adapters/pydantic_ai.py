@@ -5,18 +5,25 @@ every call reaches ``Run.answer``, which fits it. It parses the model's
 arguments before the tool sees them, so a number the model wrote as
 ``-0`` arrives as ``0``.
 
+PydanticAI runs the calls of one response at once. The run answers each
+on the event loop as its task starts, so a recording holds them in the
+order the model made them; only the host's functions then run at once: an
+``async`` one on the loop, a plain one in a thread (``asyncio.to_thread``).
+
 >>> agent = Agent(model, instructions=instructions(run), toolsets=[toolset(run, functions)])
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from typing import Any, Mapping
 
 from pydantic_ai import RunContext, Tool
 from pydantic_ai.toolsets import FunctionToolset
 
 from .._native import Run
-from . import Function, answer, check_functions, resident
+from . import Function, answered, check_functions, resident
 
 
 def instructions(run: Run) -> str:
@@ -31,8 +38,15 @@ def toolset(run: Run, functions: Mapping[str, Function]) -> FunctionToolset[Any]
     def tool(spec: dict[str, Any]) -> Tool[Any]:
         name = spec["name"]
 
-        def invoke(context: RunContext[Any], **args: Any) -> Any:
-            return answer(run, functions, context.tool_call_id or name, name, args)
+        async def invoke(context: RunContext[Any], **args: Any) -> Any:
+            # Answered before the first await: in the order of the calls.
+            step = answered(run, functions, context.tool_call_id or name, name, args)
+            if isinstance(step, str):
+                return step
+            function, tool_args = step
+            if inspect.iscoroutinefunction(function):
+                return await function(tool_args)
+            return await asyncio.to_thread(function, tool_args)
 
         return Tool.from_schema(invoke, name, spec["description"], spec["input_schema"], takes_ctx=True)
 
