@@ -137,6 +137,21 @@ fn running(pid: u32) -> bool {
     })
 }
 
+/// Which of `pids` still run once a SIGKILL sent to them has had time to
+/// land: a killed process dies when it is next scheduled, which on a
+/// loaded machine can be after `check` has exited. Waits up to 10 s, far
+/// less than the 60 s the sleepers would live unkilled.
+fn still_running(pids: &[u32]) -> Vec<u32> {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let alive: Vec<u32> = pids.iter().copied().filter(|p| running(*p)).collect();
+        if alive.is_empty() || Instant::now() >= until {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Kills what a failed test left running, so a failure costs no more.
 fn reap(pids: &[u32]) {
     for pid in pids {
@@ -230,7 +245,7 @@ fn a_crash_while_a_child_holds_stdout_is_a_crash_and_the_child_dies() {
     let project = Project::new(&each_run(r#"sleep 60 & echo $! >> "$1/children"; exit 3"#));
     let run = project.check(2 * GIB, &["--timeout", "20"]);
     let children = project.children();
-    let alive: Vec<u32> = children.iter().copied().filter(|p| running(*p)).collect();
+    let alive = still_running(&children);
     reap(&alive);
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     assert!(
@@ -262,7 +277,7 @@ fn nothing_an_implementation_started_outlives_check() {
     ));
     let run = project.check(2 * GIB, &[]);
     let children = project.children();
-    let alive: Vec<u32> = children.iter().copied().filter(|p| running(*p)).collect();
+    let alive = still_running(&children);
     reap(&alive);
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     assert!(
@@ -357,7 +372,7 @@ fn a_signal_to_check_kills_the_implementations_too() {
         std::thread::sleep(Duration::from_millis(20));
     };
     std::thread::sleep(Duration::from_millis(200));
-    let alive: Vec<u32> = children.iter().copied().filter(|p| running(*p)).collect();
+    let alive = still_running(&children);
     reap(&alive);
     assert!(status.is_some(), "check did not end on SIGINT");
     assert_eq!(children.len(), 1, "{children:?}");
