@@ -362,13 +362,12 @@ fn check_describe(
     tally: &mut Tally,
 ) -> Result<(), Finding> {
     for (line, query, answered) in describes {
-        let Some(expected) = search.describe(query) else {
+        let Some((expected, want)) = search.describe_scored(query) else {
             continue;
         };
         // Every candidate's score, not only the listed ones: a rule that
         // moves a score without moving the first 8 shows here.
         let scores = run.ranked_scores(query);
-        let want = search.named_scores(query.trim());
         let differs = (scores.iter().zip(&want)).find(|((n, s), (m, t))| n != m || s != t);
         if scores.len() != want.len() || differs.is_some() {
             return Err(finding(

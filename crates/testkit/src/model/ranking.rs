@@ -3,19 +3,21 @@
 //! vectors, `isqrt` by Newton's method, the floored cosine, the fusion and
 //! the order; and `describe`'s ranked answer.
 //!
-//! What §5 reads of the candidates alone (their stems, vector words and
-//! vectors) is found once per run, in [`Search::new`]; the rest of every
-//! score is recomputed from the words for each query. It owns §5's
+//! What §5 reads of one text alone (its stems, and its vector words with
+//! their occurrences and rows) is found once per thread; what it reads of
+//! the candidates alone (`dfv` and the vectors) once per run, in
+//! [`Search::new`]; the rest of every score is recomputed for each query. It owns §5's
 //! arithmetic for the tests and the fuzzer; it does not own the words and
 //! the WordPiece split (`words`), the hint (`index`) or anything of the
 //! library's but `stem`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::index::hint;
-use super::words::{STOPWORDS, word_list, word_rows};
+use super::words::{Memo, STOPWORDS, remembered, stemmed, word_list, word_rows};
 
 /// SPEC §1: the two doors, `describe` and `call`, with their descriptions
 /// and their input schemas' property keys (none has a description). Every
@@ -100,14 +102,20 @@ impl Candidate {
     /// SPEC §5's params: each key of the schema's `properties` (an object),
     /// then the key's string `description`, as words; none for a skill.
     pub fn params(&self) -> Vec<String> {
+        self.param_texts().into_iter().flat_map(word_list).collect()
+    }
+
+    /// The texts of SPEC §5's params: each key of the schema's
+    /// `properties`, then the key's string `description`.
+    fn param_texts(&self) -> Vec<&str> {
         let mut out = Vec::new();
         if let Candidate::Tool { schema, .. } = self
             && let Some(Value::Object(properties)) = schema.get("properties")
         {
             for (key, value) in properties {
-                out.extend(word_list(key));
+                out.push(key.as_str());
                 if let Some(Value::String(d)) = value.get("description") {
-                    out.extend(word_list(d));
+                    out.push(d.as_str());
                 }
             }
         }
@@ -155,13 +163,50 @@ pub fn floor(a: i128, b: i128) -> i128 {
 #[derive(Clone, Debug)]
 pub struct Search {
     candidates: Vec<Candidate>,
-    /// Each candidate's fields (name, text, params) as stems, and its
-    /// vector words.
-    fields: Vec<([BTreeSet<String>; 3], Vec<String>)>,
+    /// Each candidate's fields (name, text, params), each as its texts: a
+    /// field holds a stem when one of its texts does.
+    fields: Vec<[Vec<Arc<Text>>; 3]>,
     /// `dfv(w)` of every vector word of a candidate.
-    dfv: BTreeMap<String, usize>,
+    dfv: BTreeMap<Arc<str>, usize>,
     /// Each candidate's `v(c)` and `isqrt(v(c)·v(c))`.
     vectors: Vec<(Vec<i64>, i128)>,
+}
+
+/// What SPEC §5 reads of one text alone: the stems of its words, and each
+/// of its vector words (a word that is not a stopword) with how often it
+/// occurs and the sum of its pieces' rows.
+#[derive(Debug, Default)]
+struct Text {
+    stems: BTreeSet<Arc<str>>,
+    words: BTreeMap<Arc<str>, (i64, Arc<[i64]>)>,
+}
+
+impl Text {
+    /// The text `s`, read once per thread: the fuzzer's runs hold the same
+    /// descriptions and keys again and again.
+    fn of(s: &str) -> Arc<Text> {
+        thread_local!(static MEMO: Memo<Arc<Text>> = Memo::default());
+        remembered(&MEMO, s, |s| {
+            let mut text = Text::default();
+            for w in word_list(s) {
+                text.stems.insert(stemmed(&w));
+                if !stop(&w) {
+                    let rows = word_rows(&w);
+                    text.words.entry(w.into()).or_insert((0, rows)).0 += 1;
+                }
+            }
+            Arc::new(text)
+        })
+    }
+}
+
+/// A candidate's vector words, with their occurrences over its fields and
+/// their rows.
+type Words<'a> = BTreeMap<&'a Arc<str>, (i64, &'a [i64])>;
+
+/// Whether a field (its texts) holds the stem `t`.
+fn holds(field: &[Arc<Text>], t: &str) -> bool {
+    field.iter().any(|text| text.stems.contains(t))
 }
 
 /// §5's stopword test.
@@ -169,28 +214,21 @@ fn stop(w: &str) -> bool {
     STOPWORDS.contains(&w)
 }
 
-/// `dfv(w)` of every vector word: how many candidates hold it (a word
-/// no candidate holds has `dfv` 0).
-fn dfv(fields: &[([BTreeSet<String>; 3], Vec<String>)]) -> BTreeMap<String, usize> {
-    let mut dfv = BTreeMap::new();
-    for (_, words) in fields {
-        for w in words.iter().collect::<BTreeSet<_>>() {
-            *dfv.entry(w.clone()).or_default() += 1;
-        }
-    }
-    dfv
-}
-
-/// `v(ws)` among `n` candidates: the rows of every piece of every word,
-/// each weighed by `weight(n, dfv(w))`.
-fn vector(n: usize, dfv: &BTreeMap<String, usize>, ws: &[String]) -> Vec<i64> {
+/// `v(ws)` among `n` candidates, `ws` given as each distinct word with
+/// how often it occurs and the sum of its pieces' rows: the rows of every
+/// piece of every occurrence, each weighed by `weight(n, dfv(w))`.
+fn vector<'a>(
+    n: usize,
+    dfv: &BTreeMap<Arc<str>, usize>,
+    ws: impl IntoIterator<Item = (&'a str, i64, &'a [i64])>,
+) -> Vec<i64> {
     let mut v = vec![0i64; 128];
-    for w in ws {
+    for (w, times, rows) in ws {
         let weight = i64::from(weight(n, dfv.get(w).copied().unwrap_or(0)));
-        // The rows of w's pieces, summed: weighing the sum is weighing
-        // each row.
-        for (x, r) in v.iter_mut().zip(word_rows(w).iter()) {
-            *x += weight * r;
+        // Weighing the sum of the rows is weighing each row, and `times`
+        // occurrences weigh `times` as much.
+        for (x, r) in v.iter_mut().zip(rows) {
+            *x += times * weight * r;
         }
     }
     v
@@ -215,25 +253,31 @@ impl Search {
             }),
         });
         let candidates: Vec<Candidate> = doors.chain(tools).chain(skills).collect();
-        let stems = |ws: &[String]| -> BTreeSet<String> {
-            ws.iter()
-                .map(|w| disclose::internals::stem::stem(w).into_owned())
-                .collect()
-        };
-        let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = (candidates.iter())
+        let fields: Vec<[Vec<Arc<Text>>; 3]> = (candidates.iter())
             .map(|c| {
-                let (name, text, params) = (word_list(c.name()), word_list(c.text()), c.params());
-                let vector_words = (name.iter().chain(&text).chain(&params))
-                    .filter(|w| !stop(w))
-                    .cloned()
-                    .collect();
-                ([stems(&name), stems(&text), stems(&params)], vector_words)
+                let params = c.param_texts().into_iter().map(Text::of).collect();
+                [vec![Text::of(c.name())], vec![Text::of(c.text())], params]
             })
             .collect();
-        let dfv = dfv(&fields);
-        let vectors = (fields.iter())
-            .map(|(_, words)| {
-                let vc = vector(fields.len(), &dfv, words);
+        let words: Vec<Words> = (fields.iter())
+            .map(|texts| {
+                let mut words = BTreeMap::new();
+                for (w, (times, rows)) in texts.iter().flatten().flat_map(|text| &text.words) {
+                    words.entry(w).or_insert((0, &rows[..])).0 += times;
+                }
+                words
+            })
+            .collect();
+        // How many candidates hold each vector word (a word no candidate
+        // holds has `dfv` 0).
+        let mut dfv: BTreeMap<Arc<str>, usize> = BTreeMap::new();
+        for w in words.iter().flat_map(BTreeMap::keys) {
+            *dfv.entry(Arc::clone(w)).or_default() += 1;
+        }
+        let n = candidates.len();
+        let vectors = (words.iter())
+            .map(|ws| {
+                let vc = vector(n, &dfv, ws.iter().map(|(w, (k, rows))| (&w[..], *k, *rows)));
                 let nc = isqrt(dot(&vc, &vc) as u128) as i128;
                 (vc, nc)
             })
@@ -251,32 +295,52 @@ impl Search {
     /// exact name gets the full guide instead). `None` for a refused query
     /// and for an exact name: this model does not write those.
     pub fn describe(&self, query: &str) -> Option<String> {
+        let query = self.ranked_query(query)?;
+        Some(self.answer(query, &self.scores(query)))
+    }
+
+    /// [`Search::describe`]'s answer with [`Search::named_scores`], from
+    /// one scoring of the query.
+    pub fn describe_scored(&self, query: &str) -> Option<(String, Vec<(String, i128)>)> {
+        let query = self.ranked_query(query)?;
+        let scores = self.scores(query);
+        Some((self.answer(query, &scores), self.named(&scores)))
+    }
+
+    /// The trimmed `query` when SPEC §5 ranks it: valid, and not the name
+    /// of a candidate.
+    fn ranked_query<'q>(&self, query: &'q str) -> Option<&'q str> {
         let control = |c: char| u32::from(c) < 0x20 || u32::from(c) == 0x7f;
         if query.trim().is_empty() || query.len() > QUERY_MAX || query.chars().any(control) {
             return None;
         }
         let query = query.trim();
-        if self.candidates.iter().any(|c| c.name() == query) {
-            return None;
-        }
-        let hits = self.rank(query);
+        (!self.candidates.iter().any(|c| c.name() == query)).then_some(query)
+    }
+
+    /// The ranked answer to `query`, the candidates scored `scores`.
+    fn answer(&self, query: &str, scores: &[i128]) -> String {
+        let hits = self.ranked(scores);
         if hits.is_empty() {
-            return Some(format!(
-                "no capability is named \"{query}\", and nothing matched\n"
-            ));
+            return format!("no capability is named \"{query}\", and nothing matched\n");
         }
         let mut out = format!("no capability is named \"{query}\"; closest matches:\n");
         for candidate in hits {
             out.push_str(&candidate.hit());
         }
-        Some(out)
+        out
     }
 
     /// SPEC §5's ranking of the trimmed `query`: the candidates with a
     /// score above 0, by score descending, then name in byte order; the
     /// first [`HITS`].
     pub fn rank(&self, query: &str) -> Vec<&Candidate> {
-        let mut scored: Vec<(i128, &Candidate)> = (self.scores(query).into_iter())
+        self.ranked(&self.scores(query))
+    }
+
+    /// [`Search::rank`] of the candidates scored `scores`.
+    fn ranked(&self, scores: &[i128]) -> Vec<&Candidate> {
+        let mut scored: Vec<(i128, &Candidate)> = (scores.iter().copied())
             .zip(&self.candidates)
             .filter(|(score, _)| *score > 0)
             .collect();
@@ -290,9 +354,15 @@ impl Search {
     /// Every candidate's name and SPEC §5 `score(c)` for the trimmed
     /// `query`, by name in byte order.
     pub fn named_scores(&self, query: &str) -> Vec<(String, i128)> {
+        self.named(&self.scores(query))
+    }
+
+    /// Each candidate's name with its score of `scores`, by name in byte
+    /// order.
+    fn named(&self, scores: &[i128]) -> Vec<(String, i128)> {
         let mut named: Vec<(String, i128)> = (self.candidates.iter())
             .map(|c| c.name().to_string())
-            .zip(self.scores(query))
+            .zip(scores.iter().copied())
             .collect();
         named.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         named
@@ -302,32 +372,37 @@ impl Search {
     fn scores(&self, query: &str) -> Vec<i128> {
         let fields = &self.fields;
         let n = fields.len();
-        let df = |t: &String| {
-            fields
-                .iter()
-                .filter(|(f, _)| f.iter().any(|s| s.contains(t)))
-                .count()
-        };
         let mut q: Vec<String> = Vec::new();
         for w in word_list(query) {
             if !stop(&w) && !q.contains(&w) {
                 q.push(w);
             }
         }
-        let query_stems: BTreeSet<String> = (q.iter())
-            .map(|w| disclose::internals::stem::stem(w).into_owned())
-            .filter(|t| df(t) > 0)
-            .collect();
-        let vq = vector(n, &self.dfv, &q);
+        // Each query stem some candidate holds, with `weight(n, df(t))`.
+        let mut query_stems: BTreeMap<Arc<str>, u128> = BTreeMap::new();
+        for t in q.iter().map(|w| stemmed(w)) {
+            let df = (fields.iter())
+                .filter(|f| f.iter().any(|field| holds(field, &t)))
+                .count();
+            if df > 0 {
+                query_stems.insert(t, u128::from(weight(n, df)));
+            }
+        }
+        let rows: Vec<Arc<[i64]>> = q.iter().map(|w| word_rows(w)).collect();
+        let vq = vector(
+            n,
+            &self.dfv,
+            (q.iter().zip(&rows)).map(|(w, r)| (w.as_str(), 1, &r[..])),
+        );
         let nq = isqrt(dot(&vq, &vq) as u128) as i128;
         let lex: Vec<u128> = (fields.iter())
-            .map(|([name, text, params], _)| {
+            .map(|[name, text, params]| {
                 (query_stems.iter())
-                    .map(|t| {
-                        let hit = 3 * u128::from(name.contains(t))
-                            + u128::from(text.contains(t))
-                            + 2 * u128::from(params.contains(t));
-                        u128::from(weight(n, df(t))) * hit
+                    .map(|(t, weight)| {
+                        let hit = 3 * u128::from(holds(name, t))
+                            + u128::from(holds(text, t))
+                            + 2 * u128::from(holds(params, t));
+                        weight * hit
                     })
                     .sum()
             })

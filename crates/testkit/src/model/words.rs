@@ -6,8 +6,10 @@
 //! It owns what a text is to the model's ranking; it does not own what the
 //! words are worth (`ranking`).
 
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
+use std::thread::LocalKey;
 
 /// SPEC §5's 75 stopwords, typed again from the spec (not the library's
 /// list), in the spec's byte order.
@@ -87,9 +89,9 @@ pub(super) fn vocabulary() -> &'static (BTreeMap<String, usize>, Vec<Vec<i64>>) 
 }
 
 /// The sum of the rows of `pieces(w)` (SPEC §5's `v` of the one word at
-/// weight 1), remembered per process as [`pieces`] is.
+/// weight 1), remembered per thread as [`pieces`] is.
 pub fn word_rows(word: &str) -> Arc<[i64]> {
-    static MEMO: Mutex<BTreeMap<String, Arc<[i64]>>> = Mutex::new(BTreeMap::new());
+    thread_local!(static MEMO: Memo<Arc<[i64]>> = Memo::default());
     remembered(&MEMO, word, |word| {
         let (_, rows) = vocabulary();
         let mut sum = vec![0i64; 128];
@@ -102,30 +104,62 @@ pub fn word_rows(word: &str) -> Arc<[i64]> {
     })
 }
 
-/// SPEC §5 `pieces(w)` ([`split`]), remembered per process: a word's
+/// `stem(w)`, the library's (pinned by `contract4/stems.tsv`), remembered
+/// per thread as [`pieces`] is.
+pub fn stemmed(word: &str) -> Arc<str> {
+    thread_local!(static MEMO: Memo<Arc<str>> = Memo::default());
+    remembered(&MEMO, word, |word| {
+        disclose::internals::stem::stem(word).into()
+    })
+}
+
+/// SPEC §5 `pieces(w)` ([`split`]), remembered per thread: a word's
 /// pieces depend on the word alone, and the fuzzer's runs ask the same
 /// words again and again.
 pub fn pieces(word: &str) -> Vec<usize> {
-    static MEMO: Mutex<BTreeMap<String, Vec<usize>>> = Mutex::new(BTreeMap::new());
+    thread_local!(static MEMO: Memo<Vec<usize>> = Memo::default());
     remembered(&MEMO, word, split)
 }
 
-/// `make(word)`, kept in `memo` for the next ask; the memo starts over
-/// past 65,536 words.
-fn remembered<T: Clone>(
-    memo: &Mutex<BTreeMap<String, T>>,
+/// What one thread remembers of each word (or text) it was asked, and
+/// the bytes of those words.
+pub(super) struct Memo<T> {
+    made: RefCell<BTreeMap<String, T>>,
+    bytes: Cell<usize>,
+}
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo {
+            made: RefCell::default(),
+            bytes: Cell::default(),
+        }
+    }
+}
+
+/// `make(word)`, kept in `memo` for the next ask. The memo starts over
+/// past 65,536 words or 16 MiB of them, and never keeps a word over
+/// 64 KiB (made each time: its making costs what reading it does).
+pub(super) fn remembered<T: Clone>(
+    memo: &'static LocalKey<Memo<T>>,
     word: &str,
     make: impl FnOnce(&str) -> T,
 ) -> T {
-    if let Some(found) = memo.lock().ok().and_then(|m| m.get(word).cloned()) {
+    if let Some(found) = memo.with(|m| m.made.borrow().get(word).cloned()) {
         return found;
     }
+    // Made with the memo let go: `make` may ask another memo.
     let made = make(word);
-    if let Ok(mut memo) = memo.lock() {
-        if memo.len() >= 1 << 16 {
-            memo.clear();
-        }
-        memo.insert(word.to_string(), made.clone());
+    if word.len() <= 64 << 10 {
+        memo.with(|memo| {
+            let mut map = memo.made.borrow_mut();
+            if map.len() >= 1 << 16 || memo.bytes.get() + word.len() > 16 << 20 {
+                map.clear();
+                memo.bytes.set(0);
+            }
+            map.insert(word.to_string(), made.clone());
+            memo.bytes.set(memo.bytes.get() + word.len());
+        });
     }
     made
 }
@@ -183,6 +217,34 @@ mod tests {
         );
         assert_eq!(words("中文 x"), set(&["x", "中文"]));
         assert!(words(" _-. …").is_empty());
+    }
+
+    #[test]
+    fn a_memo_keeps_what_it_made_within_its_bounds() {
+        thread_local!(static MEMO: Memo<usize> = Memo::default());
+        let made = Cell::new(0);
+        let length = |w: &str| {
+            made.set(made.get() + 1);
+            w.len()
+        };
+        let kept = || MEMO.with(|m| m.made.borrow().len());
+        assert_eq!(remembered(&MEMO, "ab", length), 2);
+        assert_eq!(remembered(&MEMO, "ab", length), 2);
+        assert_eq!((made.get(), kept()), (1, 1));
+        // Over 64 KiB: made each time, never kept.
+        let big = "x".repeat((64 << 10) + 1);
+        assert_eq!(remembered(&MEMO, &big, length), big.len());
+        assert_eq!(remembered(&MEMO, &big, length), big.len());
+        assert_eq!((made.get(), kept()), (3, 1));
+        // 16 MiB of words: the memo starts over rather than grow.
+        for n in 0..300 {
+            let word = format!("{n:0>60000}");
+            remembered(&MEMO, &word, length);
+            assert!(MEMO.with(|m| m.bytes.get()) <= 16 << 20);
+        }
+        assert!(kept() < 300, "{}", kept());
+        assert_eq!(remembered(&MEMO, "ab", length), 2);
+        assert_eq!(made.get(), 304, "\"ab\" was forgotten at the start-over");
     }
 
     #[test]
