@@ -6,10 +6,10 @@
 //! What §5 reads of one text alone (its stems, and its vector words with
 //! their occurrences and rows) is found once per thread; what it reads of
 //! the candidates alone (`dfv` and the vectors) once per run, in
-//! [`Search::new`]; the rest of every score is recomputed for each query. It owns §5's
-//! arithmetic for the tests and the fuzzer; it does not own the words and
-//! the WordPiece split (`words`), the hint (`index`) or anything of the
-//! library's but `stem`.
+//! [`Search::new`]; the rest of every score is recomputed for each query.
+//! It owns §5's arithmetic for the tests and the fuzzer; it does not own
+//! the words and the WordPiece split (`words`), the hint (`index`) or
+//! anything of the library's but `stem`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
