@@ -188,3 +188,21 @@ def test_langchain(tmp_path: pathlib.Path, rust_bin: str) -> None:
     assert reply.content == "done"
     assert messages[0].content == run_render(path, rust_bin)
     check_results(results, ran, outputs_of(path, rust_bin))
+
+
+def test_functions_must_name_admitted_tools(tmp_path: pathlib.Path) -> None:
+    """A host function keyed by a door, by no admitted tool, or that is not
+    callable is the host's mistake, said before the framework runs."""
+    from disclose.adapters import check_functions
+
+    run, _ = recorder_at(tmp_path / "functions.jsonl")
+    for functions, message in [
+        ({"describe": lambda args: "x"}, r"no admitted tool is named describe; .*\(admitted: github__create_issue\)"),
+        ({"create_issue": lambda args: "x"}, "no admitted tool is named create_issue; functions are keyed by minted name"),
+        ({"github__create_issue": "opened"}, "the function for github__create_issue is str, not callable"),
+        ([("github__create_issue", print)], "functions must be a mapping keyed by minted name, not list"),
+    ]:
+        with pytest.raises(disclose.InputError, match=message):
+            check_functions(run, functions)  # type: ignore[arg-type]
+    check_functions(run, {"github__create_issue": print})
+    run.finish()

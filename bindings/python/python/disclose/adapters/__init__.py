@@ -16,11 +16,15 @@ handed to the model as the tool's result. A run started by a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Union
+from collections.abc import Mapping
+from typing import Any, Callable, Union
 
 from .._errors import InputError
 from .._native import Run
 from .._types import Execute, Refused, Text
+
+DOORS = ("describe", "call")
+"""The catalog's two doors (SPEC §1): resident, answered by the run itself."""
 
 Function = Callable[[dict[str, Any]], Any]
 """A host function: called with the fitted args, returns the tool result
@@ -34,14 +38,21 @@ def resident(run: Run) -> list[dict[str, Any]]:
 
 
 def check_functions(run: Run, functions: Mapping[str, Function]) -> None:
-    """Every function must name a tool the catalog admitted."""
-    admitted = run.digests()
+    """Every function must be keyed by the minted name of an admitted tool,
+    and be callable. The doors are the catalog's own: ``answer`` never
+    executes them, so a function for one is a mistake too."""
+    if not isinstance(functions, Mapping):
+        raise InputError(f"functions must be a mapping keyed by minted name, not {type(functions).__name__}")
+    admitted = sorted(name for name in run.digests() if name not in DOORS)
     unknown = sorted(name for name in functions if name not in admitted)
     if unknown:
         raise InputError(
             f"no admitted tool is named {', '.join(unknown)}; functions are keyed by minted name "
-            f"(admitted: {', '.join(sorted(admitted))})"
+            f"(admitted: {', '.join(admitted)})"
         )
+    for name, function in functions.items():
+        if not callable(function):
+            raise InputError(f"the function for {name} is {type(function).__name__}, not callable")
 
 
 def answered(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
