@@ -52,25 +52,10 @@ impl SchemaFacts {
 /// address (the memo's weak pointer keeps the address from being reused);
 /// any other is found by its canonical text, which a miss needs anyway, so
 /// a hit is an equal schema, compared byte for byte, and nothing is hashed.
-/// The memo holds texts and plans, never a schema. Bounded: past `LIMIT`
-/// texts it starts over.
+/// The memo holds texts and plans, never a schema. Bounded: past
+/// [`LIMIT`] texts or [`BYTES`] of them it starts over, and it never keeps
+/// a text over [`LONGEST`] (whose facts cost what reading it does).
 pub(crate) fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
-    // Recurring schemas are few (docs/decisions.md); a larger memo keeps
-    // megabytes of texts nobody asks for again among the replay's
-    // short-lived allocations.
-    const LIMIT: usize = 1 << 9;
-    /// Facts by canonical text, and by the address of a schema they were
-    /// found for (with a weak pointer to it).
-    /// Hashed, not ordered: an ordered map of texts would follow a
-    /// pointer to a text at every comparison, a cache miss each.
-    struct Memo {
-        by_text: Lookup<Arc<str>, Arc<SchemaFacts>>,
-        by_address: Lookup<usize, (Weak<Value>, Arc<SchemaFacts>)>,
-    }
-    static MEMO: Mutex<Memo> = Mutex::new(Memo {
-        by_text: Lookup::new(),
-        by_address: Lookup::new(),
-    });
     let address = Arc::as_ptr(schema) as usize;
     // While the weak pointer lives the allocation is never freed, nor
     // changed in place (`Arc::get_mut` refuses and `Arc::make_mut` moves
@@ -89,16 +74,21 @@ pub(crate) fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
     // room is not kept). Below the allocator's large-chunk size.
     let mut text = String::with_capacity(960);
     write_value(&mut text, schema);
+    if text.len() > LONGEST {
+        return Arc::new(SchemaFacts::of(schema, text.into()));
+    }
     let Ok(mut memo) = MEMO.lock() else {
         return Arc::new(SchemaFacts::of(schema, text.into()));
     };
     let facts = match memo.by_text.get(text.as_str()) {
         Some(facts) => Arc::clone(facts),
         None => {
-            if memo.by_text.len() >= LIMIT {
+            if memo.by_text.len() >= LIMIT || memo.bytes + text.len() > BYTES {
                 memo.by_text.clear();
                 memo.by_address.clear();
+                memo.bytes = 0;
             }
+            memo.bytes += text.len();
             let facts = Arc::new(SchemaFacts::of(schema, text.into()));
             memo.by_text
                 .insert(Arc::clone(&facts.text), Arc::clone(&facts));
@@ -112,6 +102,32 @@ pub(crate) fn schema_facts(schema: &Arc<Value>) -> Arc<SchemaFacts> {
         .insert(address, (Arc::downgrade(schema), Arc::clone(&facts)));
     facts
 }
+
+// Recurring schemas are few (docs/decisions.md); a larger memo keeps
+// megabytes of texts nobody asks for again among the replay's short-lived
+// allocations.
+/// The most texts the memo holds.
+const LIMIT: usize = 1 << 9;
+/// The most bytes of texts the memo holds.
+const BYTES: usize = 4 << 20;
+/// The longest text the memo keeps.
+const LONGEST: usize = 256 << 10;
+
+/// Facts by canonical text, and by the address of a schema they were
+/// found for (with a weak pointer to it); and the bytes of the texts.
+/// Hashed, not ordered: an ordered map of texts would follow a pointer to
+/// a text at every comparison, a cache miss each.
+struct Memo {
+    by_text: Lookup<Arc<str>, Arc<SchemaFacts>>,
+    by_address: Lookup<usize, (Weak<Value>, Arc<SchemaFacts>)>,
+    bytes: usize,
+}
+
+static MEMO: Mutex<Memo> = Mutex::new(Memo {
+    by_text: Lookup::new(),
+    by_address: Lookup::new(),
+    bytes: 0,
+});
 
 #[cfg(test)]
 mod tests {
@@ -136,6 +152,25 @@ mod tests {
         drop(first);
         let after: Arc<Value> = Arc::new((*again).clone());
         assert_eq!(&*schema_facts(&after).text, &*facts.text);
+    }
+
+    /// A schema whose text is over `LONGEST` is never kept, and the texts
+    /// kept never pass `BYTES`, however many large schemas come.
+    #[test]
+    fn schema_facts_are_bounded_by_bytes() {
+        let padded = |n: usize, len: usize| -> Arc<Value> {
+            json!({"type": "object", "$comment": format!("{n} {}", "x".repeat(len))}).into()
+        };
+        let huge = padded(0, LONGEST + 1);
+        let facts = schema_facts(&huge);
+        assert!(facts.text.len() > LONGEST && facts.valid);
+        assert!(!Arc::ptr_eq(&schema_facts(&huge), &facts));
+        for n in 0..40 {
+            let large = padded(n, 200 << 10);
+            assert_eq!(&*schema_facts(&large).text, canonical(&large));
+            let held = MEMO.lock().map_or(0, |memo| memo.bytes);
+            assert!(held <= BYTES, "{held} bytes held");
+        }
     }
 
     mod properties {
