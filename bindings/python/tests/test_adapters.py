@@ -60,7 +60,17 @@ def check_results(results: list[str], ran: list[dict[str, Any]], recorded: list[
     assert recorded[2].startswith("routed ") and " github__create_issue " in recorded[2]
 
 
-def test_openai_agents(tmp_path: pathlib.Path, rust_bin: str) -> None:
+def asynchronous_functions(functions: dict[str, Any]) -> dict[str, Any]:
+    """The same host functions as ``async def``s."""
+    def wrapped(function: Any) -> Any:
+        async def run(args: dict[str, Any]) -> Any:
+            return function(args)
+        return run
+    return {name: wrapped(function) for name, function in functions.items()}
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["def", "async def"])
+def test_openai_agents(tmp_path: pathlib.Path, rust_bin: str, asynchronous: bool) -> None:
     from agents import Agent, ModelResponse, RunConfig, Runner, Usage
     from agents.models.interface import Model
     from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
@@ -96,8 +106,9 @@ def test_openai_agents(tmp_path: pathlib.Path, rust_bin: str) -> None:
         def stream_response(self, *args, **kwargs):  # type: ignore[no-untyped-def]
             raise NotImplementedError
 
+    functions = asynchronous_functions(opened(ran)) if asynchronous else opened(ran)
     agent = Agent(name="disclose", instructions=openai_agents.instructions(run), model=Scripted(),
-                  tools=openai_agents.function_tools(run, opened(ran)))
+                  tools=openai_agents.function_tools(run, functions))
     result = Runner.run_sync(agent, "open an issue", run_config=RunConfig(tracing_disabled=True))
     assert result.final_output == "done"
     run.finish()
@@ -140,14 +151,7 @@ def test_pydantic_ai(tmp_path: pathlib.Path, rust_bin: str, asynchronous: bool) 
         results[:] = [str(part.content) for part in returns]
         return ModelResponse(parts=[TextPart("done")])
 
-    functions = opened(ran)
-    if asynchronous:
-        create_issue = functions["github__create_issue"]
-
-        async def create_issue_async(args: dict[str, Any]) -> str:
-            return create_issue(args)
-
-        functions = {"github__create_issue": create_issue_async}
+    functions = asynchronous_functions(opened(ran)) if asynchronous else opened(ran)
     agent = Agent(FunctionModel(model), instructions=pydantic_ai.instructions(run),
                   toolsets=[pydantic_ai.toolset(run, functions)])
     assert agent.run_sync("open an issue").output == "done"

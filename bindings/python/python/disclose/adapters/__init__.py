@@ -16,6 +16,8 @@ handed to the model as the tool's result. A run started by a
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Mapping
 from typing import Any, Callable, Union
 
@@ -28,7 +30,8 @@ DOORS = ("describe", "call")
 
 Function = Callable[[dict[str, Any]], Any]
 """A host function: called with the fitted args, returns the tool result
-(PydanticAI's adapter also takes an ``async def`` and awaits it)."""
+(the PydanticAI and OpenAI Agents adapters also take an ``async def`` and
+await it)."""
 
 
 def resident(run: Run) -> list[dict[str, Any]]:
@@ -79,3 +82,19 @@ def answer(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
         return step
     function, tool_args = step
     return function(tool_args)
+
+
+async def answer_async(run: Run, functions: Mapping[str, Function], call_id: str, name: str,
+                       args: Union[dict[str, Any], str]) -> Any:
+    """:func:`answer` for a framework that runs a response's calls at once on
+    an event loop. The run answers before the first ``await``, so a
+    recording holds the calls in the order their tasks started; then the
+    host's function runs, an ``async def`` awaited and a plain one in a
+    thread (``asyncio.to_thread``), so a slow one does not stop the loop."""
+    step = answered(run, functions, call_id, name, args)
+    if isinstance(step, str):
+        return step
+    function, tool_args = step
+    if inspect.iscoroutinefunction(function):
+        return await function(tool_args)
+    return await asyncio.to_thread(function, tool_args)

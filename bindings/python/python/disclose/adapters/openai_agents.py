@@ -5,6 +5,11 @@ open ``args``. The SDK hands each call's arguments as the model's JSON
 text, and that text goes to ``Run.answer`` as it is, so its numbers keep
 their bytes.
 
+The SDK runs the calls of one response at once. The run answers each as
+its task starts, in the order of the calls; a plain host function then
+runs in a thread (``asyncio.to_thread``), so a slow one does not stop the
+SDK's event loop, and an ``async`` one is awaited.
+
 >>> agent = Agent(name="a", instructions=instructions(run), tools=function_tools(run, functions))
 """
 
@@ -16,7 +21,7 @@ from agents import FunctionTool
 from agents.tool_context import ToolContext
 
 from .._native import Run
-from . import Function, answer, check_functions, resident
+from . import Function, answer_async, check_functions, resident
 
 
 def instructions(run: Run) -> str:
@@ -32,7 +37,7 @@ def function_tools(run: Run, functions: Mapping[str, Function]) -> list[Function
         name = spec["name"]
 
         async def invoke(context: ToolContext[Any], args_json: str) -> Any:
-            return answer(run, functions, context.tool_call_id, name, args_json or "{}")
+            return await answer_async(run, functions, context.tool_call_id, name, args_json or "{}")
 
         return FunctionTool(
             name=name,

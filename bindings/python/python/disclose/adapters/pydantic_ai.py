@@ -15,15 +15,13 @@ order the model made them; only the host's functions then run at once: an
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 from typing import Any, Mapping
 
 from pydantic_ai import RunContext, Tool
 from pydantic_ai.toolsets import FunctionToolset
 
 from .._native import Run
-from . import Function, answered, check_functions, resident
+from . import Function, answer_async, check_functions, resident
 
 
 def instructions(run: Run) -> str:
@@ -39,14 +37,7 @@ def toolset(run: Run, functions: Mapping[str, Function]) -> FunctionToolset[Any]
         name = spec["name"]
 
         async def invoke(context: RunContext[Any], **args: Any) -> Any:
-            # Answered before the first await: in the order of the calls.
-            step = answered(run, functions, context.tool_call_id or name, name, args)
-            if isinstance(step, str):
-                return step
-            function, tool_args = step
-            if inspect.iscoroutinefunction(function):
-                return await function(tool_args)
-            return await asyncio.to_thread(function, tool_args)
+            return await answer_async(run, functions, context.tool_call_id or name, name, args)
 
         return Tool.from_schema(invoke, name, spec["description"], spec["input_schema"], takes_ctx=True)
 
