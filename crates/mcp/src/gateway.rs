@@ -71,6 +71,36 @@ impl CallSlot {
     }
 }
 
+/// Who made a `tools/call`, as its answer needs them: from rmcp's
+/// request context, or from the stdio lane (`lane`), which reads plain
+/// calls itself.
+pub(crate) struct Caller {
+    pub(crate) id: rmcp::model::RequestId,
+    /// Cancelled when the client cancels the call.
+    pub(crate) ct: tokio_util::sync::CancellationToken,
+    /// The client's progress token, when it asked for progress.
+    pub(crate) progress: Option<ProgressToken>,
+    pub(crate) peer: rmcp::Peer<RoleServer>,
+    pub(crate) capabilities: Option<rmcp::model::ClientCapabilities>,
+    pub(crate) version: Option<ProtocolVersion>,
+    /// Its slot among its session's calls in flight (HTTP).
+    pub(crate) slot: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Caller {
+    fn of(context: RequestContext<RoleServer>) -> Caller {
+        Caller {
+            slot: CallSlot::take(&context),
+            capabilities: context.client_capabilities(),
+            version: context.protocol_version(),
+            progress: context.meta.get_progress_token(),
+            id: context.id,
+            ct: context.ct,
+            peer: context.peer,
+        }
+    }
+}
+
 /// One MCP server over the shared gateway, bound to one session.
 #[derive(Clone)]
 pub struct Gateway {
@@ -113,12 +143,13 @@ impl Gateway {
         self.shared.sessionless()
     }
 
-    async fn call(
+    /// Answers one `tools/call`, made by `caller`.
+    pub(crate) async fn call(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut caller: Caller,
     ) -> CallToolResponse {
-        let _slot = CallSlot::take(&context);
+        let _slot = caller.slot.take();
         let session = match self.session() {
             Ok(session) => session,
             Err(message) => {
@@ -129,7 +160,7 @@ impl Gateway {
         let shared = &self.shared;
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
         let call = ToolCall {
-            id: id_text(&context.id),
+            id: id_text(&caller.id),
             name: request.name.to_string(),
             args,
         };
@@ -172,7 +203,7 @@ impl Gateway {
                 &routed.args,
                 &request,
                 pending,
-                &context,
+                &caller,
             )
             .await
         {
@@ -193,7 +224,7 @@ impl Gateway {
         let restarted = |tools: &[Value]| shared.compare_restarted(&route.origin, tools, &minted);
         // The client's progress token, when it asked for progress: the
         // server's notifications for this call come back under it.
-        let (sink, progress) = match context.meta.get_progress_token() {
+        let (sink, progress) = match caller.progress.clone() {
             Some(token) => {
                 let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
                 (Some(sink), Some((token, progress)))
@@ -203,14 +234,14 @@ impl Gateway {
         let called = upstream.call(
             &route.raw_name,
             args,
-            &context.ct,
+            &caller.ct,
             shared.options.call_timeout,
             &restarted,
             sink,
         );
         // Every notification is sent before the result: the forwarding
         // ends when the call has dropped its sink.
-        let (called, ()) = tokio::join!(called, forward_progress(&context.peer, progress));
+        let (called, ()) = tokio::join!(called, forward_progress(&caller.peer, progress));
         match called {
             Called::Result(mut result) => {
                 // The 2026-07-28 envelope; rmcp drops it for older clients.
@@ -237,7 +268,7 @@ impl Gateway {
         args: &Value,
         request: &CallToolRequestParams,
         pending: Option<(String, Value)>,
-        context: &RequestContext<RoleServer>,
+        caller: &Caller,
     ) -> Option<CallToolResponse> {
         if route.approval == Approval::Never || self.shared.options.allow_all {
             return None;
@@ -245,15 +276,17 @@ impl Gateway {
         if session.is_allowed(minted, &route.digest) {
             return None;
         }
-        let can_ask = context
-            .client_capabilities()
+        let can_ask = caller
+            .capabilities
+            .as_ref()
             .is_some_and(|caps| caps.elicitation.is_some());
         if !can_ask {
             return Some(error(approval::cannot_ask(minted, route)).into());
         }
         let params = approval::request(minted, route, args, session.allowance());
-        let modern = context
-            .protocol_version()
+        let modern = caller
+            .version
+            .as_ref()
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         let answer = if modern {
             // SEP-2322: ask by answering input_required; the client retries
@@ -273,10 +306,10 @@ impl Gateway {
                 }
             }
         } else {
-            let asked = context.peer.create_elicitation(params);
+            let asked = caller.peer.create_elicitation(params);
             let result = tokio::select! {
                 result = asked => result,
-                () = context.ct.cancelled() => return Some(error(format!(
+                () = caller.ct.cancelled() => return Some(error(format!(
                     "disclose: the client cancelled tools/call \"{minted}\" while its approval was asked\n"
                 )).into()),
             };
@@ -412,7 +445,7 @@ impl ServerHandler for Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(self.call(request, context).await)
+        Ok(self.call(request, Caller::of(context)).await)
     }
 
     async fn list_prompts(

@@ -35,6 +35,7 @@ pub mod config;
 pub mod gateway;
 pub mod http;
 pub mod http_client;
+pub mod lane;
 pub mod recording;
 pub mod secrets;
 pub mod session;

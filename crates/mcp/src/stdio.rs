@@ -14,6 +14,7 @@ use disclose::RecordedRun;
 use rmcp::ServiceExt;
 
 use crate::gateway::Gateway;
+use crate::lane::Lane;
 use crate::recording::Out;
 use crate::shared::Shared;
 
@@ -35,12 +36,18 @@ pub async fn serve(
 }
 
 async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
-    let served = match reactor_stdio() {
-        Some(stdio) => gateway.serve(stdio).await,
-        None => gateway.serve(rmcp::transport::stdio()).await,
+    let (lane, served) = match reactor_stdio() {
+        Some((reader, writer)) => {
+            let (lane, transport) = Lane::over(gateway.clone(), reader, writer);
+            (Some(lane), gateway.serve(transport).await)
+        }
+        None => (None, gateway.serve(rmcp::transport::stdio()).await),
     };
     match served {
         Ok(service) => {
+            if let Some(lane) = lane {
+                lane.open(service.peer().clone());
+            }
             let _ = service.waiting().await;
             Ok(())
         }

@@ -48,6 +48,8 @@ struct Connection {
     generation: u64,
     /// Its calls in flight that forward progress (shared with its handler).
     progress: InFlight,
+    /// The lane its calls are sent on (a child's stdio).
+    lane: Option<Arc<crate::lane::upstream::Upstream>>,
 }
 
 impl Connection {
@@ -59,6 +61,7 @@ impl Connection {
             http: self.child.is_none(),
             exited: self.child.as_ref().map(|c| c.exited.clone()),
             progress: Arc::clone(&self.progress),
+            lane: self.lane.clone(),
         }
     }
 }
@@ -71,6 +74,14 @@ struct Up {
     http: bool,
     exited: Option<watch::Receiver<Option<ExitStatus>>>,
     progress: InFlight,
+    lane: Option<Arc<crate::lane::upstream::Upstream>>,
+}
+
+impl Up {
+    /// Whether its connection has closed.
+    fn closed(&self) -> bool {
+        self.peer.is_transport_closed() || self.lane.as_ref().is_some_and(|lane| lane.is_closed())
+    }
 }
 
 /// Where a call's progress goes: each `notifications/progress` its server
@@ -218,14 +229,14 @@ impl Upstream {
                 Sent::Unreached(error) => (down_why(&error, None), false),
                 Sent::Broken(error) => {
                     // A closed transport: say how the child exited, when it did.
-                    let status = match up.exited {
+                    let status = match up.exited.clone() {
                         Some(mut exited) => wait_exit(&mut exited).await,
                         None => None,
                     };
                     // A request that could not be sent (an HTTP server that
                     // broke off) broke the connection as much as a closed one.
                     let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
-                    if !unsent && !up.peer.is_transport_closed() && status.is_none() {
+                    if !unsent && !up.closed() && status.is_none() {
                         return Called::Failed(format!(
                             "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
                             error_text(&error)
@@ -391,31 +402,49 @@ async fn send(
     cancel: &CancellationToken,
     timeout: Duration,
 ) -> Sent {
-    let mut params = CallToolRequestParams::new(name.to_string());
-    params.arguments = args;
-    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-    let handle = match up
-        .peer
-        .send_cancellable_request(request, PeerRequestOptions::no_options())
-        .await
-    {
-        Ok(handle) => handle,
-        // Its service has ended: the request went nowhere.
-        Err(error @ rmcp::ServiceError::TransportClosed) => return Sent::Unreached(error),
-        Err(error) => {
-            return Sent::Answered(Called::Failed(format!(
-                "disclose: server \"{origin}\" could not be sent tools/call \"{name}\": {}\n",
-                error_text(&error)
-            )));
+    let awaiting = match &up.lane {
+        Some(lane) => match lane.send(name, args.as_ref(), progress.is_some()).await {
+            Ok(waiting) => Awaiting::Lane(waiting),
+            // The child is gone: the request went nowhere.
+            Err(error) => {
+                return Sent::Unreached(rmcp::ServiceError::TransportSend(
+                    rmcp::transport::DynamicTransportError::new::<
+                        crate::lane::upstream::Transport,
+                        RoleClient,
+                    >(error),
+                ));
+            }
+        },
+        None => {
+            let mut params = CallToolRequestParams::new(name.to_string());
+            params.arguments = args;
+            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+            match up
+                .peer
+                .send_cancellable_request(request, PeerRequestOptions::no_options())
+                .await
+            {
+                Ok(handle) => Awaiting::Rmcp(handle),
+                // Its service has ended: the request went nowhere.
+                Err(error @ rmcp::ServiceError::TransportClosed) => {
+                    return Sent::Unreached(error);
+                }
+                Err(error) => {
+                    return Sent::Answered(Called::Failed(format!(
+                        "disclose: server \"{origin}\" could not be sent tools/call \"{name}\": {}\n",
+                        error_text(&error)
+                    )));
+                }
+            }
         }
     };
-    let forwarding = progress.map(|sink| Forwarding::new(&up.progress, &handle, sink));
+    let forwarding = progress.map(|sink| Forwarding::new(&up.progress, awaiting.token(), sink));
     let mut abandoned = Abandoned {
         peer: up.peer.clone(),
-        id: Some(handle.id.clone()),
+        id: Some(awaiting.id()),
     };
     let answer = tokio::select! {
-        answer = tokio::time::timeout(timeout, handle.await_response()) => answer,
+        answer = tokio::time::timeout(timeout, awaiting.answer()) => answer,
         () = cancel.cancelled() => return Sent::Answered(Called::Cancelled),
     };
     let Ok(answer) = answer else {
@@ -478,12 +507,7 @@ struct Forwarding {
 }
 
 impl Forwarding {
-    fn new(
-        in_flight: &InFlight,
-        handle: &rmcp::service::RequestHandle<RoleClient>,
-        sink: ProgressSink,
-    ) -> Forwarding {
-        let token = handle.progress_token.clone();
+    fn new(in_flight: &InFlight, token: ProgressToken, sink: ProgressSink) -> Forwarding {
         let seen = Arc::new(AtomicBool::new(false));
         lock(in_flight).push((token.clone(), sink, Arc::clone(&seen)));
         Forwarding {
@@ -515,6 +539,35 @@ impl Forwarding {
 impl Drop for Forwarding {
     fn drop(&mut self) {
         lock(&self.in_flight).retain(|(token, _, _)| *token != self.token);
+    }
+}
+
+/// A call sent, awaiting its answer: on the lane, or through rmcp.
+enum Awaiting {
+    Lane(crate::lane::upstream::Waiting),
+    Rmcp(rmcp::service::RequestHandle<RoleClient>),
+}
+
+impl Awaiting {
+    fn id(&self) -> rmcp::model::RequestId {
+        match self {
+            Awaiting::Lane(waiting) => waiting.id(),
+            Awaiting::Rmcp(handle) => handle.id.clone(),
+        }
+    }
+
+    fn token(&self) -> ProgressToken {
+        match self {
+            Awaiting::Lane(waiting) => waiting.token(),
+            Awaiting::Rmcp(handle) => handle.progress_token.clone(),
+        }
+    }
+
+    async fn answer(self) -> Result<ServerResult, rmcp::ServiceError> {
+        match self {
+            Awaiting::Lane(waiting) => waiting.answer().await,
+            Awaiting::Rmcp(handle) => handle.await_response().await,
+        }
     }
 }
 
@@ -727,7 +780,9 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
             });
             log(&format!("{}: started {command} (pid {pid})", server.origin));
             let mut child = Some(Child { pid, exited });
-            let service = match handler.serve((stdout, stdin)).await {
+            let (lane, transport) =
+                crate::lane::upstream::Upstream::over(Box::new(stdout), Box::new(stdin));
+            let service = match handler.serve(transport).await {
                 Ok(service) => service,
                 Err(error) => {
                     let status = match child.as_mut() {
@@ -748,6 +803,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 child,
                 generation: 0,
                 progress,
+                lane: Some(lane),
             })
         }
         Transport::Http { url, headers } => {
@@ -794,6 +850,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 child: None,
                 generation: 0,
                 progress,
+                lane: None,
             })
         }
     }

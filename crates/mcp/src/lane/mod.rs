@@ -1,0 +1,203 @@
+//! The lane: a call read, answered and written beside rmcp's service, not
+//! through it, on the client's stdio (`client`) and on a stdio upstream's
+//! (`upstream`).
+//!
+//! A call is most of what crosses the gateway, and rmcp's way with one
+//! costs most of its hop (docs/performance-log.md): a typed read of every
+//! line (an untagged union of every message, buffered and read again per
+//! variant), a task and a sink per request, and a channel per answer. So
+//! both stdio connections are [`Lines`], rmcp's transport with a [`Tap`]
+//! that sees each line first: the client's plain `tools/call` and an
+//! upstream's answer to a call the lane sent are the tap's; every other
+//! line is read as rmcp's stdio reads it (`JsonRpcMessageCodec`, the same
+//! 16 MiB bound, the same "Invalid request" for JSON that is no message)
+//! and handed to rmcp. rmcp and the lane write through one writer, a whole
+//! line at a time.
+
+pub mod client;
+pub mod upstream;
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+pub use client::Lane;
+
+/// One side of a connection, as the lane writes it.
+pub type Writer = Box<dyn AsyncWrite + Send + Unpin>;
+/// The other side, as [`Lines`] reads it.
+pub type Reader = Box<dyn AsyncRead + Send + Unpin>;
+/// The writer rmcp and the lane share; `None` once rmcp has closed it.
+pub type Shared = Arc<tokio::sync::Mutex<Option<Writer>>>;
+
+/// `writer`, to be shared.
+pub fn shared(writer: Writer) -> Shared {
+    Arc::new(tokio::sync::Mutex::new(Some(writer)))
+}
+
+/// The longest line read, as rmcp's stdio reads (a longer one is
+/// dropped and the connection stays open).
+const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// What sees each line before rmcp.
+pub trait Tap: Send + Sync + 'static {
+    /// Takes `line` (without its newline) when it is the lane's; `false`
+    /// leaves it to rmcp.
+    fn take(&self, line: &[u8]) -> bool;
+
+    /// The connection has ended: rmcp is told once this is done.
+    fn end(&self) -> impl Future<Output = ()> + Send;
+}
+
+/// Writes `message` and a newline, as one line, and flushes.
+pub async fn write<M: serde::Serialize>(writer: &Shared, message: &M) -> std::io::Result<()> {
+    let mut bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    let mut writer = writer.lock().await;
+    let writer = writer
+        .as_mut()
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
+    writer.write_all(&bytes).await?;
+    writer.flush().await
+}
+
+/// rmcp's transport over newline-delimited JSON, with a tap seeing each
+/// line first.
+pub struct Lines<R, T> {
+    tap: T,
+    writer: Shared,
+    reader: BufReader<Reader>,
+    /// The line being read: kept across a cancelled `receive` (rmcp polls
+    /// it in a `select!`), cleared once a whole line is used.
+    line: Vec<u8>,
+    /// Whether the rest of an over-long line is being skipped.
+    skipping: bool,
+    role: PhantomData<fn() -> R>,
+}
+
+enum Read {
+    Line,
+    TooLong,
+    End,
+}
+
+impl<R: ServiceRole, T: Tap> Lines<R, T> {
+    /// The transport reading `reader` and writing `writer`, `tap` first.
+    pub fn new(tap: T, reader: Reader, writer: Shared) -> Lines<R, T> {
+        Lines {
+            tap,
+            writer,
+            reader: BufReader::with_capacity(64 * 1024, reader),
+            line: Vec::new(),
+            skipping: false,
+            role: PhantomData,
+        }
+    }
+
+    /// Reads up to the next newline into `self.line`. Cancel-safe: what
+    /// was read stays in `self.line`.
+    async fn read_line(&mut self) -> Read {
+        loop {
+            let Ok(available) = self.reader.fill_buf().await else {
+                return Read::End;
+            };
+            if available.is_empty() {
+                return Read::End;
+            }
+            let newline = available.iter().position(|b| *b == b'\n');
+            let take = newline.map_or(available.len(), |at| at + 1);
+            let over = self.skipping || self.line.len().saturating_add(take) > MAX_LINE;
+            if over {
+                self.line.clear();
+            } else {
+                self.line.extend_from_slice(&available[..take]);
+            }
+            self.reader.consume(take);
+            match (newline, over) {
+                (Some(_), false) => return Read::Line,
+                (Some(_), true) => {
+                    self.skipping = false;
+                    return Read::TooLong;
+                }
+                (None, true) => self.skipping = true,
+                (None, false) => {}
+            }
+        }
+    }
+}
+
+/// A line the tap did not take, as rmcp's stdio reads it: a message; or
+/// nothing, for a line that is not JSON or a notification rmcp ignores; or
+/// nothing after answering "Invalid request" for JSON that is no message.
+async fn parse<R: ServiceRole>(writer: &Shared, line: &[u8]) -> Option<RxJsonRpcMessage<R>> {
+    use rmcp::transport::async_rw::{JsonRpcMessageCodec, JsonRpcMessageCodecError};
+    use tokio_util::codec::Decoder;
+    let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<R>>::new();
+    let mut bytes = bytes::BytesMut::with_capacity(line.len() + 1);
+    bytes.extend_from_slice(line);
+    bytes.extend_from_slice(b"\n");
+    match codec.decode(&mut bytes) {
+        Ok(message) => message,
+        Err(JsonRpcMessageCodecError::Serde(error))
+            if matches!(
+                error.classify(),
+                serde_json::error::Category::Data | serde_json::error::Category::Io
+            ) =>
+        {
+            let invalid = TxJsonRpcMessage::<R>::error(
+                rmcp::ErrorData::invalid_request("Invalid request", None),
+                None,
+            );
+            let _ = write(writer, &invalid).await;
+            None
+        }
+        Err(_) => None,
+    }
+}
+
+impl<R: ServiceRole, T: Tap> rmcp::transport::Transport<R> for Lines<R, T> {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<R>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let writer = Arc::clone(&self.writer);
+        async move { write(&writer, &item).await }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<R>> {
+        loop {
+            match self.read_line().await {
+                Read::Line => {}
+                Read::TooLong => continue,
+                Read::End => {
+                    // A trailing line without its newline is no message.
+                    self.tap.end().await;
+                    return None;
+                }
+            }
+            let line = std::mem::take(&mut self.line);
+            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            let message = if text.is_empty() || self.tap.take(text) {
+                None
+            } else {
+                parse::<R>(&self.writer, text).await
+            };
+            self.line = line;
+            self.line.clear();
+            if message.is_some() {
+                return message;
+            }
+        }
+    }
+
+    /// Drops the writer, as rmcp's stdio does: the other side reads the end.
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        drop(self.writer.lock().await.take());
+        Ok(())
+    }
+}

@@ -1,0 +1,283 @@
+//! A stdio upstream's side of the lane: the gateway's `tools/call` to it.
+//!
+//! [`Upstream::send`] writes the request itself, under an id above every
+//! id rmcp's client gives (a `u32`), so the two never meet on one
+//! connection; the tap takes the answer to such an id and hands it to the
+//! call that waits for it, read as rmcp reads a result (`ServerResult`).
+//! Everything else the server sends (its progress notifications among it)
+//! goes to rmcp. When the server's stdout ends, every call still waiting
+//! is told the connection closed.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{NumberOrString, ProgressToken, RequestId, ServerResult};
+use rmcp::{ErrorData, RoleClient, ServiceError};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use tokio::sync::oneshot;
+
+use super::{Lines, Reader, Shared, Tap, Writer};
+use crate::session::lock;
+
+/// The first id the lane gives.
+const FIRST: u64 = 1 << 32;
+
+/// What a call sent on the lane gets back.
+pub type Answered = Result<ServerResult, ServiceError>;
+
+/// The lane of one connection to a stdio upstream.
+pub struct Upstream {
+    writer: Shared,
+    /// The calls waiting for their answer, by id.
+    waiting: Mutex<BTreeMap<u64, oneshot::Sender<Answered>>>,
+    next: AtomicU64,
+    closed: AtomicBool,
+}
+
+/// The transport rmcp's client is served over.
+pub type Transport = Lines<RoleClient, Arc<Upstream>>;
+
+/// A call sent on the lane, waiting for its answer; dropped, it waits no
+/// longer.
+pub struct Waiting {
+    id: u64,
+    answer: oneshot::Receiver<Answered>,
+    lane: Arc<Upstream>,
+}
+
+#[derive(Serialize)]
+struct Request<'a> {
+    jsonrpc: &'static str,
+    id: u64,
+    method: &'static str,
+    params: Params<'a>,
+}
+
+#[derive(Serialize)]
+struct Params<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments: Option<&'a Map<String, Value>>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Meta>,
+}
+
+#[derive(Serialize)]
+struct Meta {
+    #[serde(rename = "progressToken")]
+    progress_token: u64,
+}
+
+/// A line, as far as the tap reads it to know whether it answers a call
+/// of the lane.
+#[derive(Deserialize)]
+struct Peek<'a> {
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    method: Option<serde::de::IgnoredAny>,
+    #[serde(borrow, default)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+impl Upstream {
+    /// The lane of a connection reading `reader` and writing `writer`, and
+    /// the transport rmcp's client is served over.
+    pub fn over(reader: Reader, writer: Writer) -> (Arc<Upstream>, Transport) {
+        let writer = super::shared(writer);
+        let lane = Arc::new(Upstream {
+            writer: Arc::clone(&writer),
+            waiting: Mutex::new(BTreeMap::new()),
+            next: AtomicU64::new(FIRST),
+            closed: AtomicBool::new(false),
+        });
+        (Arc::clone(&lane), Lines::new(lane, reader, writer))
+    }
+
+    /// Whether the server's stdout has ended.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// Sends `tools/call` `name` with `arguments`, asking for progress
+    /// under the call's id when `progress`. `Err` when it could not be
+    /// written: the server never saw it.
+    pub async fn send(
+        self: &Arc<Self>,
+        name: &str,
+        arguments: Option<&Map<String, Value>>,
+        progress: bool,
+    ) -> std::io::Result<Waiting> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let (sender, answer) = oneshot::channel();
+        let waiting = Waiting {
+            id,
+            answer,
+            lane: Arc::clone(self),
+        };
+        // Waiting first, then the check: `end` marks the lane closed before
+        // it lets every waiting call go, so none is left waiting.
+        lock(&self.waiting).insert(id, sender);
+        if self.is_closed() {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        let request = Request {
+            jsonrpc: "2.0",
+            id,
+            method: "tools/call",
+            params: Params {
+                name,
+                arguments,
+                meta: progress.then_some(Meta { progress_token: id }),
+            },
+        };
+        super::write(&self.writer, &request).await?;
+        Ok(waiting)
+    }
+}
+
+impl Waiting {
+    /// The request's id, as `notifications/cancelled` names it.
+    pub fn id(&self) -> RequestId {
+        NumberOrString::Number(self.id as i64)
+    }
+
+    /// The progress token it asked for progress under.
+    pub fn token(&self) -> ProgressToken {
+        ProgressToken(self.id())
+    }
+
+    /// The server's answer; `TransportClosed` when the connection closed
+    /// first.
+    pub async fn answer(mut self) -> Answered {
+        (&mut self.answer)
+            .await
+            .unwrap_or(Err(ServiceError::TransportClosed))
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        lock(&self.lane.waiting).remove(&self.id);
+    }
+}
+
+/// The keys of a `tools/call` result, as `CallToolResult` reads them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct CallShape<'a> {
+    #[serde(borrow)]
+    content: &'a RawValue,
+    #[serde(rename = "structuredContent", borrow, default)]
+    structured_content: Option<&'a RawValue>,
+    #[serde(rename = "isError", borrow, default)]
+    is_error: Option<&'a RawValue>,
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<&'a RawValue>,
+    #[serde(rename = "resultType", borrow, default)]
+    result_type: Option<&'a RawValue>,
+}
+
+/// A result as rmcp reads one (`ServerResult`, an untagged union tried
+/// variant by variant). A result with `content` and no key but those of
+/// `CallToolResult` is one no variant before it reads (each needs a key of
+/// its own: `lane_reads_a_call_result_as_rmcp_does`), so it is read as
+/// that variant at once.
+fn read_result(text: &str) -> serde_json::Result<ServerResult> {
+    if serde_json::from_str::<CallShape>(text).is_ok()
+        && let Ok(result) = serde_json::from_str(text)
+    {
+        return Ok(ServerResult::CallToolResult(result));
+    }
+    serde_json::from_str(text)
+}
+
+impl Tap for Arc<Upstream> {
+    fn take(&self, line: &[u8]) -> bool {
+        let Ok(peek) = serde_json::from_slice::<Peek>(line) else {
+            return false;
+        };
+        let (Some(id), None) = (peek.id, &peek.method) else {
+            return false;
+        };
+        if id < FIRST {
+            return false;
+        }
+        let Some(sender) = lock(&self.waiting).remove(&id) else {
+            // A late answer (the call timed out or was cancelled).
+            return true;
+        };
+        let answered = match (peek.result, peek.error) {
+            (Some(result), None) => read_result(result.get()).map_err(|error| {
+                ServiceError::McpError(ErrorData::internal_error(
+                    format!("its result could not be read: {error}"),
+                    None,
+                ))
+            }),
+            (None, Some(error)) => Err(ServiceError::McpError(
+                serde_json::from_str::<ErrorData>(error.get()).unwrap_or_else(|error| {
+                    ErrorData::internal_error(format!("its error could not be read: {error}"), None)
+                }),
+            )),
+            _ => Err(ServiceError::McpError(ErrorData::internal_error(
+                "its answer has neither a result nor an error",
+                None,
+            ))),
+        };
+        let _ = sender.send(answered);
+        true
+    }
+
+    async fn end(&self) {
+        self.closed.store(true, Ordering::Release);
+        lock(&self.waiting).clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut of `read_result` reads what rmcp's `ServerResult` reads.
+    #[test]
+    fn lane_reads_a_call_result_as_rmcp_does() {
+        let results = [
+            r#"{"content":[]}"#,
+            r#"{"content":[{"type":"text","text":"Echo: hi"}]}"#,
+            r#"{"content":[{"type":"text","text":"x"}],"isError":true}"#,
+            r#"{"content":[{"type":"text","text":"x"}],"isError":false,"_meta":{"a":1}}"#,
+            r#"{"content":[],"structuredContent":{"n":18446744073709551615}}"#,
+            r#"{"content":[],"structuredContent":[1,2]}"#,
+            r#"{"content":[{"type":"image","data":"aGk=","mimeType":"image/png"}]}"#,
+            r#"{"content":[{"type":"resource","resource":{"uri":"file:///a","text":"t"}}]}"#,
+            r#"{"content":[],"resultType":"complete"}"#,
+            r#"{"content":[],"resultType":"input_required"}"#,
+            r#"{"content":[],"resultType":"task"}"#,
+            r#"{"content":"not a list"}"#,
+            r#"{"content":[{"type":"text"}]}"#,
+            r#"{"content":[],"action":"accept"}"#,
+            r#"{"content":[],"tools":[]}"#,
+            r#"{"content":null}"#,
+            r#"{}"#,
+        ];
+        for text in results {
+            let rmcp = serde_json::from_str::<ServerResult>(text)
+                .map(|r| serde_json::to_value(r).unwrap());
+            let lane = read_result(text).map(|r| serde_json::to_value(r).unwrap());
+            assert_eq!(lane.as_ref().ok(), rmcp.as_ref().ok(), "{text}");
+            let variant = |r: &ServerResult| std::mem::discriminant(r);
+            if let (Ok(a), Ok(b)) = (
+                read_result(text),
+                serde_json::from_str::<ServerResult>(text),
+            ) {
+                assert_eq!(variant(&a), variant(&b), "{text}");
+            }
+        }
+    }
+}
