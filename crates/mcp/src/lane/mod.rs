@@ -201,3 +201,128 @@ impl<R: ServiceRole, T: Tap> rmcp::transport::Transport<R> for Lines<R, T> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use rmcp::RoleServer;
+    use rmcp::transport::Transport;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    /// A tap that takes the lines holding `"lane"`, and counts its ends.
+    #[derive(Default)]
+    struct Taking {
+        taken: Mutex<Vec<String>>,
+        ended: Mutex<usize>,
+    }
+
+    impl Tap for Arc<Taking> {
+        fn take(&self, line: &[u8]) -> bool {
+            let line = String::from_utf8_lossy(line).into_owned();
+            let ours = line.contains("\"lane\"");
+            if ours {
+                self.taken.lock().unwrap().push(line);
+            }
+            ours
+        }
+
+        async fn end(&self) {
+            *self.ended.lock().unwrap() += 1;
+        }
+    }
+
+    fn lines() -> (
+        Lines<RoleServer, Arc<Taking>>,
+        Arc<Taking>,
+        tokio::io::DuplexStream,
+    ) {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (reader, writer) = tokio::io::split(ours);
+        let tap = Arc::new(Taking::default());
+        let lines = Lines::new(Arc::clone(&tap), Box::new(reader), shared(Box::new(writer)));
+        (lines, tap, theirs)
+    }
+
+    fn method(message: &RxJsonRpcMessage<RoleServer>) -> Value {
+        serde_json::to_value(message).unwrap()["method"].clone()
+    }
+
+    use serde_json::Value;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn the_tap_sees_each_line_first_and_rmcp_reads_the_rest_as_its_stdio_does() {
+        let (mut lines, tap, mut peer) = lines();
+        let sent = concat!(
+            "not json\n",
+            "\n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"lane\"}\r\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":1}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\r\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}",
+        );
+        let writing = tokio::spawn(async move {
+            peer.write_all(sent.as_bytes()).await.unwrap();
+            peer.shutdown().await.unwrap();
+            let mut answered = String::new();
+            peer.read_to_string(&mut answered).await.unwrap();
+            answered
+        });
+        let first = lines.receive().await.expect("the notification");
+        assert_eq!(method(&first), "notifications/initialized");
+        let second = lines.receive().await.expect("the ping");
+        assert_eq!(method(&second), "ping");
+        // The last line has no newline: it is no message, and the end is.
+        assert!(lines.receive().await.is_none());
+        assert_eq!(*tap.ended.lock().unwrap(), 1);
+        assert_eq!(
+            *tap.taken.lock().unwrap(),
+            ["{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"lane\"}"]
+        );
+        lines.close().await.unwrap();
+        drop(lines);
+        // JSON that is no message is answered "Invalid request", as rmcp's
+        // stdio answers it; text that is not JSON is not answered.
+        let answered = writing.await.unwrap();
+        let answers: Vec<Value> = answered
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 1, "{answered}");
+        assert_eq!(answers[0]["error"]["code"], -32600);
+        assert_eq!(answers[0]["id"], Value::Null);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_line_read_in_parts_across_cancelled_receives_is_one_message() {
+        let (mut lines, _tap, mut peer) = lines();
+        peer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,")
+            .await
+            .unwrap();
+        let cut = tokio::time::timeout(std::time::Duration::from_millis(20), lines.receive());
+        assert!(cut.await.is_err(), "half a line is no message yet");
+        peer.write_all(b"\"method\":\"ping\"}\n").await.unwrap();
+        let message = lines.receive().await.expect("the ping");
+        assert_eq!(method(&message), "ping");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_line_over_the_bound_is_dropped_and_the_next_one_read() {
+        let (mut lines, tap, mut peer) = lines();
+        let writing = tokio::spawn(async move {
+            let long = format!("{{\"lane\":\"{}\"}}\n", "x".repeat(MAX_LINE));
+            peer.write_all(long.as_bytes()).await.unwrap();
+            peer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n")
+                .await
+                .unwrap();
+            peer
+        });
+        let message = lines.receive().await.expect("the ping");
+        assert_eq!(method(&message), "ping");
+        assert!(tap.taken.lock().unwrap().is_empty());
+        drop(writing.await.unwrap());
+    }
+}

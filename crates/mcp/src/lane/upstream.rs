@@ -281,3 +281,91 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod lane_tests {
+    use rmcp::transport::Transport as _;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    use super::*;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_call_on_the_lane_gets_its_own_answer_and_rmcp_every_other_line() {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (reader, writer) = tokio::io::split(ours);
+        let (lane, mut transport) = Upstream::over(Box::new(reader), Box::new(writer));
+        let (server_reader, mut server) = tokio::io::split(theirs);
+        let mut server_reader = BufReader::new(server_reader).lines();
+
+        let mut arguments = Map::new();
+        arguments.insert("message".into(), Value::from("hi"));
+        let waiting = lane.send("echo", Some(&arguments), true).await.unwrap();
+        let request: Value =
+            serde_json::from_str(&server_reader.next_line().await.unwrap().unwrap()).unwrap();
+        let id = request["id"].as_u64().unwrap();
+        assert!(id >= 1 << 32, "above every id of rmcp's client: {request}");
+        assert_eq!(request["method"], "tools/call");
+        assert_eq!(request["params"]["name"], "echo");
+        assert_eq!(request["params"]["arguments"]["message"], "hi");
+        assert_eq!(request["params"]["_meta"]["progressToken"], id);
+        assert_eq!(serde_json::to_value(waiting.token()).unwrap(), id);
+
+        // rmcp's own answer and the server's notification go to rmcp; the
+        // lane's answer goes to the call.
+        let lines = format!(
+            concat!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{{}}}}\n",
+                "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":{id},\"progress\":1}}}}\n",
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"Echo: hi\"}}]}}}}\n",
+            ),
+            id = id
+        );
+        server.write_all(lines.as_bytes()).await.unwrap();
+        let first = transport.receive().await.expect("rmcp's answer");
+        assert_eq!(serde_json::to_value(&first).unwrap()["id"], 0);
+        let second = transport.receive().await.expect("the notification");
+        assert_eq!(
+            serde_json::to_value(&second).unwrap()["method"],
+            "notifications/progress"
+        );
+        let receiving = tokio::spawn(async move {
+            let rest = transport.receive().await;
+            (transport, rest)
+        });
+        let Ok(ServerResult::CallToolResult(result)) = waiting.answer().await else {
+            panic!("a call result");
+        };
+        assert_eq!(
+            serde_json::to_value(&result).unwrap()["content"][0]["text"],
+            "Echo: hi"
+        );
+
+        // An error answers its call with the server's error; a call still
+        // waiting when the server's stdout ends is told it closed.
+        let failing = lane.send("echo", None, false).await.unwrap();
+        let request: Value =
+            serde_json::from_str(&server_reader.next_line().await.unwrap().unwrap()).unwrap();
+        assert!(request["params"].get("_meta").is_none());
+        assert!(request["params"].get("arguments").is_none());
+        let error = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":-32602,\"message\":\"no\"}}}}\n",
+            request["id"]
+        );
+        server.write_all(error.as_bytes()).await.unwrap();
+        match failing.answer().await {
+            Err(ServiceError::McpError(error)) => assert_eq!(error.message, "no"),
+            _ => panic!("the server's error"),
+        }
+        let orphan = lane.send("echo", None, false).await.unwrap();
+        drop(server);
+        drop(server_reader);
+        let (_transport, rest) = receiving.await.unwrap();
+        assert!(rest.is_none());
+        assert!(lane.is_closed());
+        assert!(matches!(
+            orphan.answer().await,
+            Err(ServiceError::TransportClosed)
+        ));
+        assert!(lane.send("echo", None, false).await.is_err());
+    }
+}
