@@ -49,7 +49,7 @@ struct Connection {
     /// Its calls in flight that forward progress (shared with its handler).
     progress: InFlight,
     /// The lane its calls are sent on (a child's stdio).
-    lane: Option<Arc<crate::lane::upstream::Upstream>>,
+    lane: Option<Arc<crate::lane::upstream::Calls>>,
 }
 
 impl Connection {
@@ -74,7 +74,7 @@ struct Up {
     http: bool,
     exited: Option<watch::Receiver<Option<ExitStatus>>>,
     progress: InFlight,
-    lane: Option<Arc<crate::lane::upstream::Upstream>>,
+    lane: Option<Arc<crate::lane::upstream::Calls>>,
 }
 
 impl Up {
@@ -409,7 +409,7 @@ async fn send(
             Err(error) => {
                 return Sent::Unreached(rmcp::ServiceError::TransportSend(
                     rmcp::transport::DynamicTransportError::new::<
-                        crate::lane::upstream::Transport,
+                        crate::lane::upstream::UpstreamLines,
                         RoleClient,
                     >(error),
                 ));
@@ -781,7 +781,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
             log(&format!("{}: started {command} (pid {pid})", server.origin));
             let mut child = Some(Child { pid, exited });
             let (lane, transport) =
-                crate::lane::upstream::Upstream::over(Box::new(stdout), Box::new(stdin));
+                crate::lane::upstream::Calls::over(Box::new(stdout), Box::new(stdin));
             let service = match handler.serve(transport).await {
                 Ok(service) => service,
                 Err(error) => {

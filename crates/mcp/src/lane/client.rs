@@ -23,7 +23,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::{Lines, Reader, Shared, Tap, Writer};
+use super::{Lines, Reader, SharedWriter, Tap, Writer};
 use crate::gateway::{Caller, Gateway};
 use crate::session::lock;
 
@@ -32,7 +32,7 @@ pub struct Lane {
     gateway: Gateway,
     /// rmcp's peer of the session, once `initialize` has been answered.
     peer: OnceLock<Peer<RoleServer>>,
-    writer: Shared,
+    writer: SharedWriter,
     /// The lane's calls in flight, by their id's JSON text.
     in_flight: Mutex<BTreeMap<String, CancellationToken>>,
     /// How many of its calls have not written their answer yet.

@@ -30,10 +30,10 @@ pub type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 /// The other side, as [`Lines`] reads it.
 pub type Reader = Box<dyn AsyncRead + Send + Unpin>;
 /// The writer rmcp and the lane share; `None` once rmcp has closed it.
-pub type Shared = Arc<tokio::sync::Mutex<Option<Writer>>>;
+pub type SharedWriter = Arc<tokio::sync::Mutex<Option<Writer>>>;
 
 /// `writer`, to be shared.
-pub fn shared(writer: Writer) -> Shared {
+pub fn shared(writer: Writer) -> SharedWriter {
     Arc::new(tokio::sync::Mutex::new(Some(writer)))
 }
 
@@ -52,7 +52,7 @@ pub trait Tap: Send + Sync + 'static {
 }
 
 /// Writes `message` and a newline, as one line, and flushes.
-pub async fn write<M: serde::Serialize>(writer: &Shared, message: &M) -> std::io::Result<()> {
+pub async fn write<M: serde::Serialize>(writer: &SharedWriter, message: &M) -> std::io::Result<()> {
     let mut bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
     let mut writer = writer.lock().await;
@@ -67,7 +67,7 @@ pub async fn write<M: serde::Serialize>(writer: &Shared, message: &M) -> std::io
 /// line first.
 pub struct Lines<R, T> {
     tap: T,
-    writer: Shared,
+    writer: SharedWriter,
     reader: BufReader<Reader>,
     /// The line being read: kept across a cancelled `receive` (rmcp polls
     /// it in a `select!`), cleared once a whole line is used.
@@ -85,7 +85,7 @@ enum Read {
 
 impl<R: ServiceRole, T: Tap> Lines<R, T> {
     /// The transport reading `reader` and writing `writer`, `tap` first.
-    pub fn new(tap: T, reader: Reader, writer: Shared) -> Lines<R, T> {
+    pub fn new(tap: T, reader: Reader, writer: SharedWriter) -> Lines<R, T> {
         Lines {
             tap,
             writer,
@@ -131,7 +131,7 @@ impl<R: ServiceRole, T: Tap> Lines<R, T> {
 /// A line the tap did not take, as rmcp's stdio reads it: a message; or
 /// nothing, for a line that is not JSON or a notification rmcp ignores; or
 /// nothing after answering "Invalid request" for JSON that is no message.
-async fn parse<R: ServiceRole>(writer: &Shared, line: &[u8]) -> Option<RxJsonRpcMessage<R>> {
+async fn parse<R: ServiceRole>(writer: &SharedWriter, line: &[u8]) -> Option<RxJsonRpcMessage<R>> {
     use rmcp::transport::async_rw::{JsonRpcMessageCodec, JsonRpcMessageCodecError};
     use tokio_util::codec::Decoder;
     let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<R>>::new();

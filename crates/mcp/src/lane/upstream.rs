@@ -1,6 +1,6 @@
 //! A stdio upstream's side of the lane: the gateway's `tools/call` to it.
 //!
-//! [`Upstream::send`] writes the request itself, under an id above every
+//! [`Calls::send`] writes the request itself, under an id above every
 //! id rmcp's client gives (a `u32`), so the two never meet on one
 //! connection; the tap takes the answer to such an id and hands it to the
 //! call that waits for it, read as rmcp reads a result (`ServerResult`).
@@ -19,33 +19,33 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
-use super::{Lines, Reader, Shared, Tap, Writer};
+use super::{Lines, Reader, SharedWriter, Tap, Writer};
 use crate::session::lock;
 
 /// The first id the lane gives.
 const FIRST: u64 = 1 << 32;
 
 /// What a call sent on the lane gets back.
-pub type Answered = Result<ServerResult, ServiceError>;
+pub type CallReply = Result<ServerResult, ServiceError>;
 
 /// The lane of one connection to a stdio upstream.
-pub struct Upstream {
-    writer: Shared,
+pub struct Calls {
+    writer: SharedWriter,
     /// The calls waiting for their answer, by id.
-    waiting: Mutex<BTreeMap<u64, oneshot::Sender<Answered>>>,
+    waiting: Mutex<BTreeMap<u64, oneshot::Sender<CallReply>>>,
     next: AtomicU64,
     closed: AtomicBool,
 }
 
 /// The transport rmcp's client is served over.
-pub type Transport = Lines<RoleClient, Arc<Upstream>>;
+pub type UpstreamLines = Lines<RoleClient, Arc<Calls>>;
 
 /// A call sent on the lane, waiting for its answer; dropped, it waits no
 /// longer.
 pub struct Waiting {
     id: u64,
-    answer: oneshot::Receiver<Answered>,
-    lane: Arc<Upstream>,
+    answer: oneshot::Receiver<CallReply>,
+    lane: Arc<Calls>,
 }
 
 #[derive(Serialize)]
@@ -85,12 +85,12 @@ struct Peek<'a> {
     error: Option<&'a RawValue>,
 }
 
-impl Upstream {
+impl Calls {
     /// The lane of a connection reading `reader` and writing `writer`, and
     /// the transport rmcp's client is served over.
-    pub fn over(reader: Reader, writer: Writer) -> (Arc<Upstream>, Transport) {
+    pub fn over(reader: Reader, writer: Writer) -> (Arc<Calls>, UpstreamLines) {
         let writer = super::shared(writer);
-        let lane = Arc::new(Upstream {
+        let lane = Arc::new(Calls {
             writer: Arc::clone(&writer),
             waiting: Mutex::new(BTreeMap::new()),
             next: AtomicU64::new(FIRST),
@@ -154,7 +154,7 @@ impl Waiting {
 
     /// The server's answer; `TransportClosed` when the connection closed
     /// first.
-    pub async fn answer(mut self) -> Answered {
+    pub async fn answer(mut self) -> CallReply {
         (&mut self.answer)
             .await
             .unwrap_or(Err(ServiceError::TransportClosed))
@@ -198,7 +198,7 @@ fn read_result(text: &str) -> serde_json::Result<ServerResult> {
     serde_json::from_str(text)
 }
 
-impl Tap for Arc<Upstream> {
+impl Tap for Arc<Calls> {
     fn take(&self, line: &[u8]) -> bool {
         let Ok(peek) = serde_json::from_slice::<Peek>(line) else {
             return false;
@@ -242,6 +242,9 @@ impl Tap for Arc<Upstream> {
 
 #[cfg(test)]
 mod tests {
+    use rmcp::transport::Transport as _;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
     use super::*;
 
     /// The shortcut of `read_result` reads what rmcp's `ServerResult` reads.
@@ -280,20 +283,12 @@ mod tests {
             }
         }
     }
-}
-
-#[cfg(test)]
-mod lane_tests {
-    use rmcp::transport::Transport as _;
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-    use super::*;
 
     #[tokio::test(flavor = "current_thread")]
     async fn a_call_on_the_lane_gets_its_own_answer_and_rmcp_every_other_line() {
         let (ours, theirs) = tokio::io::duplex(1 << 16);
         let (reader, writer) = tokio::io::split(ours);
-        let (lane, mut transport) = Upstream::over(Box::new(reader), Box::new(writer));
+        let (lane, mut transport) = Calls::over(Box::new(reader), Box::new(writer));
         let (server_reader, mut server) = tokio::io::split(theirs);
         let mut server_reader = BufReader::new(server_reader).lines();
 
