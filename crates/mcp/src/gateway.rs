@@ -101,6 +101,25 @@ impl Caller {
     }
 }
 
+/// A call as the catalog answered it ([`Gateway::decide`]).
+pub(crate) enum Decided {
+    /// Answered without an upstream: `describe`, a refusal, a tool no
+    /// upstream serves or whose upstream changed it.
+    Answered(CallToolResponse),
+    /// To run on its upstream.
+    Routed(Routed),
+}
+
+/// A call the catalog routed to an upstream tool.
+pub(crate) struct Routed {
+    session: Arc<SessionRun>,
+    /// The call as resolved and fitted: its minted name and args.
+    pub(crate) call: ToolCall,
+    pub(crate) route: UpstreamTool,
+    /// The approval round a 2026-07-28 retry answers.
+    pending: Option<(String, Value)>,
+}
+
 /// One MCP server over the shared gateway, bound to one session.
 #[derive(Clone)]
 pub struct Gateway {
@@ -150,19 +169,30 @@ impl Gateway {
         mut caller: Caller,
     ) -> CallToolResponse {
         let _slot = caller.slot.take();
+        match self.decide(&request, &caller.id) {
+            Decided::Answered(response) => response,
+            Decided::Routed(routed) => self.run_routed(routed, &request, &caller).await,
+        }
+    }
+
+    /// What a call is before any upstream is asked: the catalog's answer
+    /// (recorded), or the upstream tool it routes to.
+    pub(crate) fn decide(
+        &self,
+        request: &CallToolRequestParams,
+        id: &rmcp::model::RequestId,
+    ) -> Decided {
         let session = match self.session() {
             Ok(session) => session,
             Err(message) => {
                 crate::log(&message);
-                return error(format!("disclose: {message}\n")).into();
+                return Decided::Answered(error(format!("disclose: {message}\n")).into());
             }
         };
-        let shared = &self.shared;
-        let args = Value::Object(request.arguments.clone().unwrap_or_default());
         let call = ToolCall {
-            id: id_text(&caller.id),
+            id: id_text(id),
             name: request.name.to_string(),
-            args,
+            args: Value::Object(request.arguments.clone().unwrap_or_default()),
         };
         // A 2026-07-28 client retries the same call with the user's answer:
         // the retry is the same call, so it is answered but not recorded
@@ -175,35 +205,82 @@ impl Gateway {
             Some(_) => session.answer_again(&call),
             None => session.answer(&call),
         };
-        let routed = match answer {
+        let call = match answer {
             Answer::Text(text) => {
-                return CallToolResult::success(vec![ContentBlock::text(text)]).into();
+                return Decided::Answered(
+                    CallToolResult::success(vec![ContentBlock::text(text)]).into(),
+                );
             }
-            Answer::Refused(refusal) => return error(refusal.to_lines()).into(),
+            Answer::Refused(refusal) => return Decided::Answered(error(refusal.to_lines()).into()),
             Answer::Run(routed) => routed,
             _ => {
-                return error("disclose: this answer is not one the gateway knows\n".into()).into();
+                return Decided::Answered(
+                    error("disclose: this answer is not one the gateway knows\n".into()).into(),
+                );
             }
         };
-        let Some(route) = shared.routes.get(&routed.name).cloned() else {
-            return error(format!(
-                "disclose: \"{}\" is admitted but no upstream serves it\n",
-                routed.name
-            ))
-            .into();
+        let Some(route) = self.shared.routes.get(&call.name).cloned() else {
+            return Decided::Answered(
+                error(format!(
+                    "disclose: \"{}\" is admitted but no upstream serves it\n",
+                    call.name
+                ))
+                .into(),
+            );
         };
-        if let Some(refusal) = lock(&shared.changed).get(&routed.name) {
-            return error(refusal.clone()).into();
+        if let Some(refusal) = lock(&self.shared.changed).get(&call.name) {
+            return Decided::Answered(error(refusal.clone()).into());
         }
+        Decided::Routed(Routed {
+            session,
+            call,
+            route,
+            pending,
+        })
+    }
+
+    /// The upstream a routed call can be sent to at once, on its lane:
+    /// one whose approval is not asked (never needed, `--allow-all`, or
+    /// allowed for the session) and whose server is up on a lane. `None`
+    /// leaves the call to [`Gateway::run_routed`].
+    pub(crate) fn lane_now(&self, routed: &Routed) -> Option<crate::upstream::LaneNow> {
+        let asks = self.asks_approval(&routed.session, &routed.call.name, &routed.route);
+        if routed.pending.is_some() || asks {
+            return None;
+        }
+        self.shared.upstreams.get(&routed.route.origin)?.lane_now()
+    }
+
+    /// Whether a call of `minted` must be put to the user before it runs.
+    fn asks_approval(&self, session: &SessionRun, minted: &str, route: &UpstreamTool) -> bool {
+        route.approval != Approval::Never
+            && !self.shared.options.allow_all
+            && !session.is_allowed(minted, &route.digest)
+    }
+
+    /// Runs a routed call: approval, then its upstream.
+    pub(crate) async fn run_routed(
+        &self,
+        routed: Routed,
+        request: &CallToolRequestParams,
+        caller: &Caller,
+    ) -> CallToolResponse {
+        let shared = &self.shared;
+        let Routed {
+            session,
+            call: routed,
+            route,
+            pending,
+        } = routed;
         if let Some(response) = self
             .approve(
                 &session,
                 &routed.name,
                 &route,
                 &routed.args,
-                &request,
+                request,
                 pending,
-                &caller,
+                caller,
             )
             .await
         {
@@ -242,19 +319,7 @@ impl Gateway {
         // Every notification is sent before the result: the forwarding
         // ends when the call has dropped its sink.
         let (called, ()) = tokio::join!(called, forward_progress(&caller.peer, progress));
-        match called {
-            Called::Result(mut result) => {
-                // The 2026-07-28 envelope; rmcp drops it for older clients.
-                result.result_type = Some(ResultType::COMPLETE);
-                scrubbed(result).into()
-            }
-            Called::Failed(text) => error(crate::secrets::scrub(&text).into_owned()).into(),
-            Called::Cancelled => error(format!(
-                "disclose: the client cancelled tools/call \"{}\"; server \"{}\" was told\n",
-                routed.name, route.origin
-            ))
-            .into(),
-        }
+        responded(called, &routed.name, &route.origin)
     }
 
     /// Puts a call whose approval is required to the user. `None` lets the
@@ -270,10 +335,7 @@ impl Gateway {
         pending: Option<(String, Value)>,
         caller: &Caller,
     ) -> Option<CallToolResponse> {
-        if route.approval == Approval::Never || self.shared.options.allow_all {
-            return None;
-        }
-        if session.is_allowed(minted, &route.digest) {
+        if !self.asks_approval(session, minted, route) {
             return None;
         }
         let can_ask = caller
@@ -370,6 +432,22 @@ async fn forward_progress(
             .map(|message| crate::secrets::scrub(&message).into_owned());
         // A client that went away misses the rest; the call still ends.
         let _ = peer.notify_progress(notification).await;
+    }
+}
+
+/// What the client is answered for what its upstream call gave.
+pub(crate) fn responded(called: Called, minted: &str, origin: &str) -> CallToolResponse {
+    match called {
+        Called::Result(mut result) => {
+            // The 2026-07-28 envelope; rmcp drops it for older clients.
+            result.result_type = Some(ResultType::COMPLETE);
+            scrubbed(result).into()
+        }
+        Called::Failed(text) => error(crate::secrets::scrub(&text).into_owned()).into(),
+        Called::Cancelled => error(format!(
+            "disclose: the client cancelled tools/call \"{minted}\"; server \"{origin}\" was told\n"
+        ))
+        .into(),
     }
 }
 

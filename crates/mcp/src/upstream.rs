@@ -30,6 +30,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Server, Transport, redact_url};
+use crate::lane::upstream::{Calls, Finish, Reply};
 use crate::log;
 use crate::session::lock;
 
@@ -224,34 +225,13 @@ impl Upstream {
                 timeout,
             )
             .await;
-            let (why, during) = match outcome {
+            let why = match outcome {
                 Sent::Answered(called) => return called,
-                Sent::Unreached(error) => (down_why(&error, None), false),
-                Sent::Broken(error) => {
-                    // A closed transport: say how the child exited, when it did.
-                    let status = match up.exited.clone() {
-                        Some(mut exited) => wait_exit(&mut exited).await,
-                        None => None,
-                    };
-                    // A request that could not be sent (an HTTP server that
-                    // broke off) broke the connection as much as a closed one.
-                    let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
-                    if !unsent && !up.closed() && status.is_none() {
-                        return Called::Failed(format!(
-                            "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
-                            error_text(&error)
-                        ));
-                    }
-                    (down_why(&error, status), true)
-                }
+                Sent::Unreached(error) => down_why(&error, None),
+                Sent::Broken(error) => return self.broken(&up, name, error).await,
             };
             self.went_down(up.generation, &why).await;
             let done = self.again().1;
-            if during {
-                return Called::Failed(format!(
-                    "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {done} on the next call to one of its tools\n"
-                ));
-            }
             if !again {
                 return Called::Failed(format!(
                     "disclose: server \"{origin}\" {why} when tools/call \"{name}\" was sent, again once {done}; it is {done} on the next call to one of its tools\n"
@@ -259,6 +239,75 @@ impl Upstream {
             }
             again = false;
         }
+    }
+
+    /// What a call sent on `up` gives when it came back with `error`: the
+    /// server's error, or, when the connection broke (the child exited or
+    /// closed it), the server marked down, to be restarted by the next call
+    /// (this one may have done its work, so it is not sent again).
+    async fn broken(&self, up: &Up, name: &str, error: rmcp::ServiceError) -> Called {
+        let origin = &self.server.origin;
+        // A closed transport: say how the child exited, when it did.
+        let status = match up.exited.clone() {
+            Some(mut exited) => wait_exit(&mut exited).await,
+            None => None,
+        };
+        // A request that could not be sent (an HTTP server that broke off)
+        // broke the connection as much as a closed one.
+        let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
+        if !unsent && !up.closed() && status.is_none() {
+            return Called::Failed(format!(
+                "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
+                error_text(&error)
+            ));
+        }
+        let why = down_why(&error, status);
+        self.went_down(up.generation, &why).await;
+        let done = self.again().1;
+        Called::Failed(format!(
+            "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {done} on the next call to one of its tools\n"
+        ))
+    }
+
+    /// The lane to send a call on at once: the server is up on a child's
+    /// stdio (its exit noticed first, as [`Upstream::call`] notices it) and
+    /// no other call holds its state. `None` leaves the call to
+    /// [`Upstream::call`], which restarts a server that is down.
+    pub(crate) fn lane_now(self: &Arc<Self>) -> Option<LaneNow> {
+        let mut state = self.state.try_lock().ok()?;
+        self.notice_exit(&mut state);
+        let State::Up(connection) = &*state else {
+            return None;
+        };
+        let up = connection.up();
+        let lane = up.lane.clone()?;
+        if up.closed() {
+            return None;
+        }
+        Some(LaneNow {
+            upstream: Arc::clone(self),
+            up,
+            lane,
+        })
+    }
+
+    /// What a call sent by [`LaneNow::send`] gives for `reply`, as
+    /// [`Upstream::call`] reads the same outcome.
+    async fn settle(&self, up: &Up, name: &str, reply: Reply, timeout: Duration) -> Settled {
+        let origin = &self.server.origin;
+        let answer = match reply {
+            Reply::Answered(answer) => answer,
+            Reply::Unsent => return Settled::Unsent,
+            Reply::Closed => Err(rmcp::ServiceError::TransportClosed),
+            Reply::TimedOut => {
+                return Settled::Called(Called::Failed(timed_out(origin, name, timeout)));
+            }
+        };
+        Settled::Called(match answered(answer, origin, name, up.http) {
+            Sent::Answered(called) => called,
+            Sent::Unreached(_) => return Settled::Unsent,
+            Sent::Broken(error) => self.broken(up, name, error).await,
+        })
     }
 
     /// The connection to call on: the one that is up, or a new one when
@@ -364,6 +413,93 @@ impl Upstream {
     }
 }
 
+/// The text of a call its server did not answer within `timeout`.
+fn timed_out(origin: &str, name: &str, timeout: Duration) -> String {
+    format!(
+        "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
+        timeout.as_secs_f64()
+    )
+}
+
+/// What a call sent at once ([`LaneNow::send`]) gives.
+pub enum Settled {
+    /// What [`Upstream::call`] would have given.
+    Called(Called),
+    /// It never reached the server (the child is gone): the call is to be
+    /// made through [`Upstream::call`], which restarts it.
+    Unsent,
+}
+
+/// A server up on a lane, to send one call on at once
+/// ([`Upstream::lane_now`]).
+pub(crate) struct LaneNow {
+    upstream: Arc<Upstream>,
+    up: Up,
+    lane: Arc<Calls>,
+}
+
+impl LaneNow {
+    /// Sends `tools/call` `name` with `args` and returns at once; `done`
+    /// is given what [`Upstream::call`] would give for the same outcome:
+    /// at once for a result, after the same waits otherwise (a server
+    /// whose connection broke is marked down first). Past `timeout` the
+    /// call is cancelled upstream, as [`Upstream::call`] cancels it.
+    pub(crate) fn send(
+        self,
+        name: &str,
+        args: Option<&Map<String, Value>>,
+        timeout: Duration,
+        done: Box<dyn FnOnce(Settled) + Send>,
+    ) -> Cancel {
+        let LaneNow { upstream, up, lane } = self;
+        let id = lane.next_id();
+        let peer = up.peer.clone();
+        let named = name.to_string();
+        let finish: Finish = Box::new(move |reply| match reply {
+            Reply::Answered(Ok(ServerResult::CallToolResult(result))) => {
+                done(Settled::Called(Called::Result(result)));
+            }
+            reply => {
+                if matches!(reply, Reply::TimedOut) {
+                    drop(Abandoned::of(&up.peer, id));
+                }
+                tokio::spawn(async move {
+                    done(upstream.settle(&up, &named, reply, timeout).await);
+                });
+            }
+        });
+        let deadline = tokio::time::Instant::now()
+            .checked_add(timeout)
+            .unwrap_or_else(far_future);
+        lane.send_now(id, name, args, deadline, finish);
+        Cancel { lane, id, peer }
+    }
+}
+
+/// A deadline no call reaches (a timeout too long to add to now).
+fn far_future() -> tokio::time::Instant {
+    tokio::time::Instant::now() + Duration::from_secs(86_400 * 365 * 30)
+}
+
+/// The cancelling of a call sent at once.
+pub(crate) struct Cancel {
+    lane: Arc<Calls>,
+    id: u64,
+    peer: rmcp::Peer<RoleClient>,
+}
+
+impl Cancel {
+    /// Cancels the call, telling its server, when it still waits for its
+    /// answer: then it is never done. `false` when its answer came first.
+    pub(crate) fn cancel(self) -> bool {
+        if !self.lane.forget(self.id) {
+            return false;
+        }
+        drop(Abandoned::of(&self.peer, self.id));
+        true
+    }
+}
+
 /// Why a call found the server down: how its child exited, or what its
 /// transport said.
 fn down_why(error: &rmcp::ServiceError, status: Option<ExitStatus>) -> String {
@@ -448,15 +584,23 @@ async fn send(
         () = cancel.cancelled() => return Sent::Answered(Called::Cancelled),
     };
     let Ok(answer) = answer else {
-        return Sent::Answered(Called::Failed(format!(
-            "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
-            timeout.as_secs_f64()
-        )));
+        return Sent::Answered(Called::Failed(timed_out(origin, name, timeout)));
     };
     abandoned.id = None;
     if let Some(forwarding) = forwarding {
         forwarding.settle().await;
     }
+    answered(answer, origin, name, up.http)
+}
+
+/// What a call's answer is: its result, or the error it came back with
+/// (`Unreached` when it never reached the server).
+fn answered(
+    answer: Result<ServerResult, rmcp::ServiceError>,
+    origin: &str,
+    name: &str,
+    http: bool,
+) -> Sent {
     match answer {
         Ok(ServerResult::CallToolResult(result)) => Sent::Answered(Called::Result(result)),
         Ok(ServerResult::EmptyResult(_)) => {
@@ -465,7 +609,7 @@ async fn send(
         Ok(_) => Sent::Answered(Called::Failed(format!(
             "disclose: server \"{origin}\" answered tools/call \"{name}\" with a result this gateway does not pass on (input required, or a task)\n"
         ))),
-        Err(error) if never_reached(&error, up.http) => Sent::Unreached(error),
+        Err(error) if never_reached(&error, http) => Sent::Unreached(error),
         Err(error) => Sent::Broken(error),
     }
 }
@@ -577,6 +721,16 @@ impl Awaiting {
 struct Abandoned {
     peer: rmcp::Peer<RoleClient>,
     id: Option<rmcp::model::RequestId>,
+}
+
+impl Abandoned {
+    /// The lane's call `id`, abandoned.
+    fn of(peer: &rmcp::Peer<RoleClient>, id: u64) -> Abandoned {
+        Abandoned {
+            peer: peer.clone(),
+            id: Some(crate::lane::upstream::request_id(id)),
+        }
+    }
 }
 
 impl Drop for Abandoned {

@@ -1,21 +1,27 @@
 //! The client's side of the lane: a plain `tools/call` over stdio.
 //!
 //! Once the session is initialized, a `tools/call` whose params are only
-//! `name` and `arguments` (no progress token, no request state) goes to
-//! [`Gateway::call`] on a task of its own, and its answer is written as
-//! rmcp writes one: the same `ServerResult`, shaped for the session's
-//! protocol version as rmcp's handler shapes it. The client's
-//! `notifications/cancelled` for such a call cancels it, and its answer is
-//! then dropped, as rmcp drops a cancelled request's. When the client's
-//! stdin ends, rmcp is told only once every such call has answered.
+//! `name` and `arguments` (no progress token, no request state) is the
+//! lane's, and is answered as [`Gateway::call`] answers it, in the same
+//! steps: the catalog's answer first, in the tap ([`Gateway::decide`]).
+//! A call routed to an upstream that is up on a lane, with no approval to
+//! ask, is sent there at once ([`Gateway::lane_now`]), and the upstream's
+//! tap writes its answer; any other goes to [`Gateway::run_routed`] on a
+//! task of its own. So the common call costs no task, no timer and no
+//! channel. Its answer is written as rmcp writes one: the same
+//! `ServerResult`, shaped for the session's protocol version as rmcp's
+//! handler shapes it. The client's `notifications/cancelled` for such a
+//! call cancels it (upstream is told), and its answer is then dropped, as
+//! rmcp drops a cancelled request's. When the client's stdin ends, rmcp
+//! is told only once every such call has answered.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, NumberOrString, ProtocolVersion, RequestId, ServerJsonRpcMessage,
-    ServerResult,
+    CallToolRequestParams, CallToolResponse, NumberOrString, ProtocolVersion, RequestId,
+    ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::{Peer, RoleServer};
 use serde::Deserialize;
@@ -24,8 +30,9 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Lines, Reader, SharedWriter, Tap, Writer};
-use crate::gateway::{Caller, Gateway};
+use crate::gateway::{Caller, Decided, Gateway, Routed};
 use crate::session::lock;
+use crate::upstream::{Cancel, LaneNow, Settled};
 
 /// The client's lane of one session.
 pub struct Lane {
@@ -34,10 +41,18 @@ pub struct Lane {
     peer: OnceLock<Peer<RoleServer>>,
     writer: SharedWriter,
     /// The lane's calls in flight, by their id's JSON text.
-    in_flight: Mutex<BTreeMap<String, CancellationToken>>,
+    in_flight: Mutex<BTreeMap<String, Flight>>,
     /// How many of its calls have not written their answer yet.
     running: AtomicUsize,
     finished: tokio::sync::Notify,
+}
+
+/// A call of the lane in flight, as its cancelling reaches it.
+enum Flight {
+    /// Answered on a task of its own.
+    Task(CancellationToken),
+    /// Sent to its upstream at once (`None` while it is being sent).
+    Sent(Option<Cancel>),
 }
 
 /// A line, as far as the lane reads it to know whether it is its.
@@ -95,18 +110,91 @@ impl Lane {
         let _ = self.peer.set(peer);
     }
 
-    fn spawn(self: &Arc<Self>, id: RequestId, call: Call, peer: Peer<RoleServer>) {
-        let ct = CancellationToken::new();
-        let key = key(&id);
-        lock(&self.in_flight).insert(key.clone(), ct.clone());
-        self.running.fetch_add(1, Ordering::AcqRel);
+    /// Answers a plain call: the catalog first, here; then its upstream,
+    /// at once or on a task.
+    fn answer(self: &Arc<Self>, id: RequestId, call: Call, peer: &Peer<RoleServer>, modern: bool) {
+        let mut request = CallToolRequestParams::new(call.name);
+        request.arguments = call.arguments;
+        match self.gateway.decide(&request, &id) {
+            Decided::Answered(response) => {
+                self.running.fetch_add(1, Ordering::AcqRel);
+                self.write(id, response, modern);
+            }
+            Decided::Routed(routed) => {
+                let key = key(&id);
+                self.running.fetch_add(1, Ordering::AcqRel);
+                match self.gateway.lane_now(&routed) {
+                    Some(lane) => self.send_now(lane, key, id, routed, request, peer, modern),
+                    None => {
+                        let ct = CancellationToken::new();
+                        lock(&self.in_flight).insert(key.clone(), Flight::Task(ct.clone()));
+                        self.spawn(key, id, ct, routed, request, peer.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends a routed call on its upstream's lane; the upstream's answer
+    /// is written as it is read.
+    #[allow(clippy::too_many_arguments)]
+    fn send_now(
+        self: &Arc<Self>,
+        lane: LaneNow,
+        key: String,
+        id: RequestId,
+        routed: Routed,
+        request: CallToolRequestParams,
+        peer: &Peer<RoleServer>,
+        modern: bool,
+    ) {
+        lock(&self.in_flight).insert(key.clone(), Flight::Sent(None));
+        let raw_name = routed.route.raw_name.clone();
+        let args = match &routed.call.args {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        let this = Arc::clone(self);
+        let (flight, peer) = (key.clone(), peer.clone());
+        let done = Box::new(move |settled: Settled| match settled {
+            Settled::Called(called) => {
+                let response =
+                    crate::gateway::responded(called, &routed.call.name, &routed.route.origin);
+                this.reply(&flight, id, response, modern);
+            }
+            // The child is gone: the call goes the way that restarts it,
+            // unless it was cancelled meanwhile.
+            Settled::Unsent => {
+                let ct = CancellationToken::new();
+                match lock(&this.in_flight).get_mut(&flight) {
+                    Some(entry) => *entry = Flight::Task(ct.clone()),
+                    None => return this.answered(),
+                }
+                this.spawn(flight, id, ct, routed, request, peer);
+            }
+        });
+        let timeout = self.gateway.shared().options.call_timeout;
+        let cancel = lane.send(&raw_name, Some(&args), timeout, done);
+        if let Some(Flight::Sent(slot)) = lock(&self.in_flight).get_mut(&key) {
+            *slot = Some(cancel);
+        }
+    }
+
+    /// Runs a routed call on a task of its own ([`Gateway::run_routed`]).
+    fn spawn(
+        self: &Arc<Self>,
+        key: String,
+        id: RequestId,
+        ct: CancellationToken,
+        routed: Routed,
+        request: CallToolRequestParams,
+        peer: Peer<RoleServer>,
+    ) {
         let lane = Arc::clone(self);
         tokio::spawn(async move {
             let info = peer.peer_info();
             let version = info.as_ref().map(|info| info.protocol_version.clone());
-            let modern = version
-                .as_ref()
-                .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+            let modern = is_modern(version.as_ref());
             let caller = Caller {
                 id: id.clone(),
                 ct,
@@ -116,26 +204,49 @@ impl Lane {
                 peer,
                 slot: None,
             };
-            let mut request = CallToolRequestParams::new(call.name);
-            request.arguments = call.arguments;
-            let response = lane.gateway.call(request, caller).await;
-            if lock(&lane.in_flight).remove(&key).is_some() {
-                let mut result = ServerResult::from(response);
-                if modern {
-                    result.fill_missing_cache_hints();
-                } else {
-                    result.strip_result_type_for_legacy_peer();
-                    result.strip_non_object_output_for_legacy_peer();
-                }
-                // A client that went away misses its answer.
-                let _ =
-                    super::write(&lane.writer, &ServerJsonRpcMessage::response(result, id)).await;
-            }
-            if lane.running.fetch_sub(1, Ordering::AcqRel) == 1 {
-                lane.finished.notify_waiters();
-            }
+            let response = lane.gateway.run_routed(routed, &request, &caller).await;
+            lane.reply(&key, id, response, modern);
         });
     }
+
+    /// Writes a call's answer, unless the call was cancelled.
+    fn reply(self: &Arc<Self>, key: &str, id: RequestId, response: CallToolResponse, modern: bool) {
+        if lock(&self.in_flight).remove(key).is_some() {
+            self.write(id, response, modern);
+        } else {
+            self.answered();
+        }
+    }
+
+    /// Writes a call's answer as rmcp's handler would, then counts it
+    /// answered.
+    fn write(self: &Arc<Self>, id: RequestId, response: CallToolResponse, modern: bool) {
+        let mut result = ServerResult::from(response);
+        if modern {
+            result.fill_missing_cache_hints();
+        } else {
+            result.strip_result_type_for_legacy_peer();
+            result.strip_non_object_output_for_legacy_peer();
+        }
+        let lane = Arc::clone(self);
+        match super::line(&ServerJsonRpcMessage::response(result, id)) {
+            // A client that went away misses its answer.
+            Ok(line) => super::write_now(&self.writer, line, move |_| lane.answered()),
+            Err(_) => self.answered(),
+        }
+    }
+
+    /// One of the lane's calls has answered (or will never).
+    fn answered(&self) {
+        if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.finished.notify_waiters();
+        }
+    }
+}
+
+/// Whether a session of `version` is answered the 2026-07-28 way.
+fn is_modern(version: Option<&ProtocolVersion>) -> bool {
+    version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 impl Tap for Arc<Lane> {
@@ -145,9 +256,9 @@ impl Tap for Arc<Lane> {
         };
         // An inline (sessionless) session stores no peer info: its
         // requests carry what rmcp's context reads.
-        if peer.peer_info().is_none() {
+        let Some(info) = peer.peer_info() else {
             return false;
-        }
+        };
         let Ok(peek) = serde_json::from_slice::<Peek>(line) else {
             return false;
         };
@@ -159,17 +270,24 @@ impl Tap for Arc<Lane> {
                 let Ok(call) = serde_json::from_str::<Call>(params.get()) else {
                     return false;
                 };
-                self.spawn(id, call, peer.clone());
+                self.answer(id, call, peer, is_modern(Some(&info.protocol_version)));
                 true
             }
             ("notifications/cancelled", None, Some(params)) => {
                 let Ok(cancelled) = serde_json::from_str::<Cancelled>(params.get()) else {
                     return false;
                 };
-                let Some(ct) = lock(&self.in_flight).remove(&key(&cancelled.request_id)) else {
+                let Some(flight) = lock(&self.in_flight).remove(&key(&cancelled.request_id)) else {
                     return false;
                 };
-                ct.cancel();
+                match flight {
+                    Flight::Task(ct) => ct.cancel(),
+                    Flight::Sent(cancel) => {
+                        if cancel.is_some_and(Cancel::cancel) {
+                            self.answered();
+                        }
+                    }
+                }
                 true
             }
             _ => false,

@@ -51,16 +51,45 @@ pub trait Tap: Send + Sync + 'static {
     fn end(&self) -> impl Future<Output = ()> + Send;
 }
 
-/// Writes `message` and a newline, as one line, and flushes.
-pub async fn write<M: serde::Serialize>(writer: &SharedWriter, message: &M) -> std::io::Result<()> {
+/// `message` as one line: its JSON and a newline.
+pub fn line<M: serde::Serialize>(message: &M) -> std::io::Result<Vec<u8>> {
     let mut bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// Writes `message` and a newline, as one line, and flushes.
+pub async fn write<M: serde::Serialize>(writer: &SharedWriter, message: &M) -> std::io::Result<()> {
+    write_line(writer, line(message)?).await
+}
+
+/// Writes `line` whole, after the lines before it, and flushes.
+pub async fn write_line(writer: &SharedWriter, line: Vec<u8>) -> std::io::Result<()> {
     let mut writer = writer.lock().await;
     let writer = writer
         .as_mut()
         .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
-    writer.write_all(&bytes).await?;
+    writer.write_all(&line).await?;
     writer.flush().await
+}
+
+/// Writes `line` from code that cannot wait (a tap): at once when the
+/// writer is free and takes it whole, as nearly every line is written;
+/// otherwise on a task of its own, after the lines before it. `written`
+/// is told how it went, once.
+pub fn write_now(
+    writer: &SharedWriter,
+    line: Vec<u8>,
+    written: impl FnOnce(std::io::Result<()>) + Send + 'static,
+) {
+    let writer = Arc::clone(writer);
+    let mut write = Box::pin(async move { written(write_line(&writer, line).await) });
+    // Polled once here: a free lock and a pipe with room finish it. What
+    // it registered to be woken by is replaced when its task polls it.
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    if write.as_mut().poll(&mut context).is_pending() {
+        tokio::spawn(write);
+    }
 }
 
 /// rmcp's transport over newline-delimited JSON, with a tap seeing each
@@ -324,5 +353,38 @@ mod tests {
         assert_eq!(method(&message), "ping");
         assert!(tap.taken.lock().unwrap().is_empty());
         drop(writing.await.unwrap());
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_line_written_now_is_whole_and_after_the_lines_before_it() {
+        let (ours, mut theirs) = tokio::io::duplex(1 << 16);
+        let writer = shared(Box::new(ours));
+        let (tell, mut told) = tokio::sync::mpsc::unbounded_channel();
+        let told_of = |n: u8| {
+            let tell = tell.clone();
+            move |written: std::io::Result<()>| tell.send((n, written.is_ok())).unwrap()
+        };
+
+        // A free writer takes the line at once, before anything else runs.
+        write_now(&writer, b"one\n".to_vec(), told_of(1));
+        assert_eq!(told.try_recv().unwrap(), (1, true));
+
+        // A writer in use (rmcp writing a line): the line waits its turn,
+        // and a later one waits behind it.
+        let held = writer.lock().await;
+        write_now(&writer, b"two\n".to_vec(), told_of(2));
+        write_now(&writer, b"three\n".to_vec(), told_of(3));
+        assert!(told.try_recv().is_err());
+        drop(held);
+        assert_eq!(told.recv().await.unwrap(), (2, true));
+        assert_eq!(told.recv().await.unwrap(), (3, true));
+        let mut read = vec![0; 14];
+        theirs.read_exact(&mut read).await.unwrap();
+        assert_eq!(read, b"one\ntwo\nthree\n");
+
+        // A closed writer: told it failed.
+        writer.lock().await.take();
+        write_now(&writer, b"four\n".to_vec(), told_of(4));
+        assert_eq!(told.recv().await.unwrap(), (4, false));
     }
 }

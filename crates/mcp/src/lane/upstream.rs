@@ -4,9 +4,12 @@
 //! id rmcp's client gives (a `u32`), so the two never meet on one
 //! connection; the tap takes the answer to such an id and hands it to the
 //! call that waits for it, read as rmcp reads a result (`ServerResult`).
-//! Everything else the server sends (its progress notifications among it)
-//! goes to rmcp. When the server's stdout ends, every call still waiting
-//! is told the connection closed.
+//! [`Calls::send_now`] sends one without waiting: the tap hands its answer
+//! to the call's [`Finish`] as it reads it, and the lane's sweeper, one
+//! task a connection, tells it when its deadline passes (so a call costs
+//! no timer of its own). Everything else the server sends (its progress
+//! notifications among it) goes to rmcp. When the server's stdout ends,
+//! every call still waiting is told the connection closed.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,7 +20,8 @@ use rmcp::{ErrorData, RoleClient, ServiceError};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
+use tokio::time::Instant;
 
 use super::{Lines, Reader, SharedWriter, Tap, Writer};
 use crate::session::lock;
@@ -28,13 +32,55 @@ const FIRST: u64 = 1 << 32;
 /// What a call sent on the lane gets back.
 pub type CallReply = Result<ServerResult, ServiceError>;
 
+/// What a call sent at once is told, once.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once a call and moved once, into its finish: a box would cost each answer an allocation"
+)]
+pub enum Reply {
+    /// The server's answer.
+    Answered(CallReply),
+    /// It could not be written: the server never saw it.
+    Unsent,
+    /// The server's stdout ended first.
+    Closed,
+    /// Its deadline passed first; it waits no longer.
+    TimedOut,
+}
+
+/// Where a call sent at once is told what became of it.
+pub type Finish = Box<dyn FnOnce(Reply) + Send>;
+
+/// A call waiting for its answer.
+enum Waiter {
+    /// Sent by [`Calls::send`]: its task awaits the answer.
+    Awaited(oneshot::Sender<CallReply>),
+    /// Sent by [`Calls::send_now`].
+    Now { finish: Finish, deadline: Instant },
+}
+
+impl Waiter {
+    fn deadline(&self) -> Option<Instant> {
+        match self {
+            Waiter::Awaited(_) => None,
+            Waiter::Now { deadline, .. } => Some(*deadline),
+        }
+    }
+}
+
 /// The lane of one connection to a stdio upstream.
 pub struct Calls {
     writer: SharedWriter,
     /// The calls waiting for their answer, by id.
-    waiting: Mutex<BTreeMap<u64, oneshot::Sender<CallReply>>>,
+    waiting: Mutex<BTreeMap<u64, Waiter>>,
     next: AtomicU64,
     closed: AtomicBool,
+    /// Whether the sweeper has started, and the deadline it sleeps until
+    /// (`None` while it waits for a call).
+    sweeper: Mutex<(bool, Option<Instant>)>,
+    /// Wakes the sweeper: a call due before what it sleeps until, or the
+    /// end of the connection.
+    wake: Arc<Notify>,
 }
 
 /// The transport rmcp's client is served over.
@@ -95,6 +141,8 @@ impl Calls {
             waiting: Mutex::new(BTreeMap::new()),
             next: AtomicU64::new(FIRST),
             closed: AtomicBool::new(false),
+            sweeper: Mutex::new((false, None)),
+            wake: Arc::new(Notify::new()),
         });
         (Arc::clone(&lane), Lines::new(lane, reader, writer))
     }
@@ -113,7 +161,7 @@ impl Calls {
         arguments: Option<&Map<String, Value>>,
         progress: bool,
     ) -> std::io::Result<Waiting> {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let id = self.next_id();
         let (sender, answer) = oneshot::channel();
         let waiting = Waiting {
             id,
@@ -122,29 +170,147 @@ impl Calls {
         };
         // Waiting first, then the check: `end` marks the lane closed before
         // it lets every waiting call go, so none is left waiting.
-        lock(&self.waiting).insert(id, sender);
+        lock(&self.waiting).insert(id, Waiter::Awaited(sender));
         if self.is_closed() {
             return Err(std::io::ErrorKind::BrokenPipe.into());
         }
-        let request = Request {
-            jsonrpc: "2.0",
-            id,
-            method: "tools/call",
-            params: Params {
-                name,
-                arguments,
-                meta: progress.then_some(Meta { progress_token: id }),
-            },
-        };
-        super::write(&self.writer, &request).await?;
+        super::write_line(&self.writer, request_line(id, name, arguments, progress)?).await?;
         Ok(waiting)
     }
+
+    /// A new id for a call.
+    pub fn next_id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Sends `tools/call` `name` with `arguments` under `id` (from
+    /// [`Calls::next_id`]) without waiting: the request is written at once
+    /// when the writer is free (or on a task of its own after the lines
+    /// before it), and `finish` is told, once, what became of the call.
+    pub fn send_now(
+        self: &Arc<Self>,
+        id: u64,
+        name: &str,
+        arguments: Option<&Map<String, Value>>,
+        deadline: Instant,
+        finish: Finish,
+    ) {
+        lock(&self.waiting).insert(id, Waiter::Now { finish, deadline });
+        let line = match request_line(id, name, arguments, false) {
+            Ok(line) if !self.is_closed() => line,
+            _ => return self.finish(id, Reply::Unsent),
+        };
+        self.arm(deadline);
+        let lane = Arc::clone(self);
+        super::write_now(&self.writer, line, move |written| {
+            if written.is_err() {
+                lane.finish(id, Reply::Unsent);
+            }
+        });
+    }
+
+    /// Stops waiting for call `id` (sent at once), which is then never
+    /// finished; `false` when it was no longer waiting.
+    pub fn forget(&self, id: u64) -> bool {
+        lock(&self.waiting).remove(&id).is_some()
+    }
+
+    /// Tells call `id`, when it still waits, what became of it.
+    fn finish(&self, id: u64, reply: Reply) {
+        let waiter = lock(&self.waiting).remove(&id);
+        if let Some(Waiter::Now { finish, .. }) = waiter {
+            finish(reply);
+        }
+    }
+
+    /// Has the sweeper see a call due at `deadline`: started with the
+    /// first call, woken only when it sleeps past it.
+    fn arm(self: &Arc<Self>, deadline: Instant) {
+        let mut sweeper = lock(&self.sweeper);
+        if !sweeper.0 {
+            sweeper.0 = true;
+            tokio::spawn(sweep(Arc::downgrade(self), Arc::clone(&self.wake)));
+        }
+        if sweeper.1.is_none_or(|armed| deadline < armed) {
+            self.wake.notify_one();
+        }
+    }
+
+    /// Tells each call sent at once whose deadline is past `now` that it
+    /// timed out; gives the next deadline, which the sweeper sleeps until.
+    fn expire(&self, now: Instant) -> Option<Instant> {
+        let mut expired = Vec::new();
+        let next = {
+            let mut waiting = lock(&self.waiting);
+            let due: Vec<u64> = waiting
+                .iter()
+                .filter(|(_, waiter)| waiter.deadline().is_some_and(|at| at <= now))
+                .map(|(id, _)| *id)
+                .collect();
+            for id in due {
+                if let Some(Waiter::Now { finish, .. }) = waiting.remove(&id) {
+                    expired.push(finish);
+                }
+            }
+            waiting.values().filter_map(Waiter::deadline).min()
+        };
+        lock(&self.sweeper).1 = next;
+        for finish in expired {
+            finish(Reply::TimedOut);
+        }
+        next
+    }
+}
+
+/// The sweeper of a lane's calls sent at once: asleep until the earliest
+/// deadline, or until a call is sent when none waits. Its sleep is not
+/// moved by the calls that come and go (each is due after it), so calls
+/// cost it nothing; it ends with the connection.
+async fn sweep(lane: std::sync::Weak<Calls>, wake: Arc<Notify>) {
+    loop {
+        let next = match lane.upgrade() {
+            Some(lane) if !lane.is_closed() => lane.expire(Instant::now()),
+            _ => return,
+        };
+        match next {
+            Some(at) => tokio::select! {
+                () = tokio::time::sleep_until(at) => {}
+                () = wake.notified() => {}
+            },
+            None => wake.notified().await,
+        }
+    }
+}
+
+/// A `tools/call` request of the lane, as one line.
+fn request_line(
+    id: u64,
+    name: &str,
+    arguments: Option<&Map<String, Value>>,
+    progress: bool,
+) -> std::io::Result<Vec<u8>> {
+    let request = Request {
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: Params {
+            name,
+            arguments,
+            meta: progress.then_some(Meta { progress_token: id }),
+        },
+    };
+    super::line(&request)
+}
+
+/// A lane id as JSON-RPC's request id.
+pub fn request_id(id: u64) -> RequestId {
+    NumberOrString::Number(id as i64)
 }
 
 impl Waiting {
     /// The request's id, as `notifications/cancelled` names it.
     pub fn id(&self) -> RequestId {
-        NumberOrString::Number(self.id as i64)
+        request_id(self.id)
     }
 
     /// The progress token it asked for progress under.
@@ -209,7 +375,7 @@ impl Tap for Arc<Calls> {
         if id < FIRST {
             return false;
         }
-        let Some(sender) = lock(&self.waiting).remove(&id) else {
+        let Some(waiter) = lock(&self.waiting).remove(&id) else {
             // A late answer (the call timed out or was cancelled).
             return true;
         };
@@ -230,13 +396,24 @@ impl Tap for Arc<Calls> {
                 None,
             ))),
         };
-        let _ = sender.send(answered);
+        match waiter {
+            Waiter::Awaited(sender) => {
+                let _ = sender.send(answered);
+            }
+            Waiter::Now { finish, .. } => finish(Reply::Answered(answered)),
+        }
         true
     }
 
     async fn end(&self) {
         self.closed.store(true, Ordering::Release);
-        lock(&self.waiting).clear();
+        let waiting = std::mem::take(&mut *lock(&self.waiting));
+        for waiter in waiting.into_values() {
+            if let Waiter::Now { finish, .. } = waiter {
+                finish(Reply::Closed);
+            }
+        }
+        self.wake.notify_one();
     }
 }
 
@@ -362,5 +539,117 @@ mod tests {
             Err(ServiceError::TransportClosed)
         ));
         assert!(lane.send("echo", None, false).await.is_err());
+    }
+
+    /// What `send_now`'s `finish` was told, by call id.
+    fn told(reply: &Reply) -> String {
+        match reply {
+            Reply::Answered(Ok(ServerResult::CallToolResult(result))) => {
+                format!(
+                    "result {}",
+                    serde_json::to_value(result).unwrap()["content"][0]["text"]
+                )
+            }
+            Reply::Answered(Ok(_)) => "another result".into(),
+            Reply::Answered(Err(error)) => format!("error {error}"),
+            Reply::Unsent => "unsent".into(),
+            Reply::Closed => "closed".into(),
+            Reply::TimedOut => "timed out".into(),
+        }
+    }
+
+    /// The next thing a call was told, within 10 s (a broken lane would
+    /// otherwise hang the test).
+    async fn next<T>(told: &mut tokio::sync::mpsc::UnboundedReceiver<T>) -> Option<T> {
+        tokio::time::timeout(std::time::Duration::from_secs(10), told.recv())
+            .await
+            .expect("told within 10 s")
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_call_sent_at_once_is_told_once_what_became_of_it() {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (reader, writer) = tokio::io::split(ours);
+        let (lane, mut transport) = Calls::over(Box::new(reader), Box::new(writer));
+        let (server_reader, mut server) = tokio::io::split(theirs);
+        let mut server_reader = BufReader::new(server_reader).lines();
+        let receiving = tokio::spawn(async move { while transport.receive().await.is_some() {} });
+        let (tell, mut told_) = tokio::sync::mpsc::unbounded_channel();
+        let send = |name: &str, deadline: Instant| {
+            let id = lane.next_id();
+            let tell = tell.clone();
+            let finish: Finish = Box::new(move |reply| tell.send((id, told(&reply))).unwrap());
+            let mut arguments = Map::new();
+            arguments.insert("message".into(), Value::from("hi"));
+            lane.send_now(id, name, Some(&arguments), deadline, finish);
+            id
+        };
+        let later = Instant::now() + std::time::Duration::from_secs(3600);
+
+        // Answered: the request is the lane's, without a progress token.
+        let answered = send("echo", later);
+        let request: Value =
+            serde_json::from_str(&server_reader.next_line().await.unwrap().unwrap()).unwrap();
+        assert_eq!(request["id"], answered);
+        assert_eq!(request["params"]["name"], "echo");
+        assert_eq!(request["params"]["arguments"]["message"], "hi");
+        assert!(request["params"].get("_meta").is_none());
+        let result = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{answered},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"Echo: hi\"}}]}}}}\n"
+        );
+        server.write_all(result.as_bytes()).await.unwrap();
+        assert_eq!(
+            next(&mut told_).await.unwrap(),
+            (answered, "result \"Echo: hi\"".to_string())
+        );
+
+        // Past its deadline: timed out by the sweeper, and its late answer
+        // is read and dropped. A call sent meanwhile with a later deadline
+        // is not.
+        let slow = send(
+            "slow",
+            Instant::now() + std::time::Duration::from_millis(50),
+        );
+        let waits = send("waits", later);
+        assert_eq!(
+            next(&mut told_).await.unwrap(),
+            (slow, "timed out".to_string())
+        );
+        let late = format!("{{\"jsonrpc\":\"2.0\",\"id\":{slow},\"result\":{{\"content\":[]}}}}\n");
+        server.write_all(late.as_bytes()).await.unwrap();
+
+        // Forgotten (cancelled): never told, even when its answer comes.
+        let forgotten = send("forgotten", later);
+        assert!(lane.forget(forgotten));
+        assert!(!lane.forget(forgotten));
+        let answer =
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{forgotten},\"result\":{{\"content\":[]}}}}\n");
+        server.write_all(answer.as_bytes()).await.unwrap();
+
+        // The server's error; then the end of its stdout for the call still
+        // waiting; then a call sent after the end is never written.
+        let failing = send("failing", later);
+        let error = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{failing},\"error\":{{\"code\":-32602,\"message\":\"no\"}}}}\n"
+        );
+        server.write_all(error.as_bytes()).await.unwrap();
+        assert_eq!(
+            next(&mut told_).await.unwrap(),
+            (failing, "error Mcp error: -32602: no".to_string())
+        );
+        drop(server);
+        drop(server_reader);
+        receiving.await.unwrap();
+        assert_eq!(
+            next(&mut told_).await.unwrap(),
+            (waits, "closed".to_string())
+        );
+        let after = send("after", later);
+        assert_eq!(
+            next(&mut told_).await.unwrap(),
+            (after, "unsent".to_string())
+        );
+        drop(tell);
+        assert!(next(&mut told_).await.is_none(), "each call is told once");
     }
 }
