@@ -123,13 +123,17 @@ impl SessionRun {
         self.allowance
     }
 
-    /// The library's answer to a model's tool call, recorded.
+    /// The library's answer to a model's tool call, recorded when the
+    /// session records (a session that does not writes no op line).
     pub fn answer(&self, call: &ToolCall) -> Answer {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let mut run = lock(&self.run);
         let Some(run) = run.as_mut() else {
             return ended();
         };
+        if self.recorded_at.is_none() {
+            return run.run().answer(call);
+        }
         let answer = run.answer(call);
         if run.error().is_some() {
             self.record_failed.store(true, Ordering::Relaxed);
