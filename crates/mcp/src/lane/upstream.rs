@@ -461,13 +461,32 @@ mod tests {
         }
     }
 
-    #[tokio::test(flavor = "current_thread")]
-    async fn a_call_on_the_lane_gets_its_own_answer_and_rmcp_every_other_line() {
+    /// The lines the server reads.
+    type ServerReads = tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>;
+
+    /// A lane, its transport, and the server's end: the lines it reads
+    /// and where it writes.
+    fn connected() -> (
+        Arc<Calls>,
+        UpstreamLines,
+        ServerReads,
+        tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    ) {
         let (ours, theirs) = tokio::io::duplex(1 << 16);
         let (reader, writer) = tokio::io::split(ours);
-        let (lane, mut transport) = Calls::over(Box::new(reader), Box::new(writer));
-        let (server_reader, mut server) = tokio::io::split(theirs);
-        let mut server_reader = BufReader::new(server_reader).lines();
+        let (lane, transport) = Calls::over(Box::new(reader), Box::new(writer));
+        let (server_reader, server) = tokio::io::split(theirs);
+        (
+            lane,
+            transport,
+            BufReader::new(server_reader).lines(),
+            server,
+        )
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_call_on_the_lane_gets_its_own_answer_and_rmcp_every_other_line() {
+        let (lane, mut transport, mut server_reader, mut server) = connected();
 
         let mut arguments = Map::new();
         arguments.insert("message".into(), Value::from("hi"));
@@ -568,11 +587,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread")]
     async fn a_call_sent_at_once_is_told_once_what_became_of_it() {
-        let (ours, theirs) = tokio::io::duplex(1 << 16);
-        let (reader, writer) = tokio::io::split(ours);
-        let (lane, mut transport) = Calls::over(Box::new(reader), Box::new(writer));
-        let (server_reader, mut server) = tokio::io::split(theirs);
-        let mut server_reader = BufReader::new(server_reader).lines();
+        let (lane, mut transport, mut server_reader, mut server) = connected();
         let receiving = tokio::spawn(async move { while transport.receive().await.is_some() {} });
         let (tell, mut told_) = tokio::sync::mpsc::unbounded_channel();
         let send = |name: &str, deadline: Instant| {
