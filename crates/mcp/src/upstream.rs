@@ -30,7 +30,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Server, Transport, redact_url};
-use crate::lane::upstream::{Calls, Finish, Reply};
+use crate::lane::upstream::{Calls, Finish, Told};
 use crate::log;
 use crate::session::lock;
 
@@ -293,13 +293,13 @@ impl Upstream {
 
     /// What a call sent by [`LaneNow::send`] gives for `reply`, as
     /// [`Upstream::call`] reads the same outcome.
-    async fn settle(&self, up: &Up, name: &str, reply: Reply, timeout: Duration) -> Settled {
+    async fn settle(&self, up: &Up, name: &str, reply: Told, timeout: Duration) -> Settled {
         let origin = &self.server.origin;
         let answer = match reply {
-            Reply::Answered(answer) => answer,
-            Reply::Unsent => return Settled::Unsent,
-            Reply::Closed => Err(rmcp::ServiceError::TransportClosed),
-            Reply::TimedOut => {
+            Told::Answered(answer) => answer,
+            Told::Unsent => return Settled::Unsent,
+            Told::Closed => Err(rmcp::ServiceError::TransportClosed),
+            Told::TimedOut => {
                 return Settled::Called(Called::Failed(timed_out(origin, name, timeout)));
             }
         };
@@ -456,11 +456,11 @@ impl LaneNow {
         let peer = up.peer.clone();
         let named = name.to_string();
         let finish: Finish = Box::new(move |reply| match reply {
-            Reply::Answered(Ok(ServerResult::CallToolResult(result))) => {
+            Told::Answered(Ok(ServerResult::CallToolResult(result))) => {
                 done(Settled::Called(Called::Result(result)));
             }
             reply => {
-                if matches!(reply, Reply::TimedOut) {
+                if matches!(reply, Told::TimedOut) {
                     drop(Abandoned::of(&up.peer, id));
                 }
                 tokio::spawn(async move {

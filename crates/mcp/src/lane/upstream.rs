@@ -37,7 +37,7 @@ pub type CallReply = Result<ServerResult, ServiceError>;
     clippy::large_enum_variant,
     reason = "made once a call and moved once, into its finish: a box would cost each answer an allocation"
 )]
-pub enum Reply {
+pub enum Told {
     /// The server's answer.
     Answered(CallReply),
     /// It could not be written: the server never saw it.
@@ -49,7 +49,7 @@ pub enum Reply {
 }
 
 /// Where a call sent at once is told what became of it.
-pub type Finish = Box<dyn FnOnce(Reply) + Send>;
+pub type Finish = Box<dyn FnOnce(Told) + Send>;
 
 /// A call waiting for its answer.
 enum Waiter {
@@ -198,13 +198,13 @@ impl Calls {
         lock(&self.waiting).insert(id, Waiter::Now { finish, deadline });
         let line = match request_line(id, name, arguments, false) {
             Ok(line) if !self.is_closed() => line,
-            _ => return self.finish(id, Reply::Unsent),
+            _ => return self.finish(id, Told::Unsent),
         };
         self.arm(deadline);
         let lane = Arc::clone(self);
         super::write_now(&self.writer, line, move |written| {
             if written.is_err() {
-                lane.finish(id, Reply::Unsent);
+                lane.finish(id, Told::Unsent);
             }
         });
     }
@@ -216,7 +216,7 @@ impl Calls {
     }
 
     /// Tells call `id`, when it still waits, what became of it.
-    fn finish(&self, id: u64, reply: Reply) {
+    fn finish(&self, id: u64, reply: Told) {
         let waiter = lock(&self.waiting).remove(&id);
         if let Some(Waiter::Now { finish, .. }) = waiter {
             finish(reply);
@@ -256,7 +256,7 @@ impl Calls {
         };
         lock(&self.sweeper).1 = next;
         for finish in expired {
-            finish(Reply::TimedOut);
+            finish(Told::TimedOut);
         }
         next
     }
@@ -400,7 +400,7 @@ impl Tap for Arc<Calls> {
             Waiter::Awaited(sender) => {
                 let _ = sender.send(answered);
             }
-            Waiter::Now { finish, .. } => finish(Reply::Answered(answered)),
+            Waiter::Now { finish, .. } => finish(Told::Answered(answered)),
         }
         true
     }
@@ -410,7 +410,7 @@ impl Tap for Arc<Calls> {
         let waiting = std::mem::take(&mut *lock(&self.waiting));
         for waiter in waiting.into_values() {
             if let Waiter::Now { finish, .. } = waiter {
-                finish(Reply::Closed);
+                finish(Told::Closed);
             }
         }
         self.wake.notify_one();
@@ -561,19 +561,19 @@ mod tests {
     }
 
     /// What `send_now`'s `finish` was told, by call id.
-    fn told(reply: &Reply) -> String {
+    fn told(reply: &Told) -> String {
         match reply {
-            Reply::Answered(Ok(ServerResult::CallToolResult(result))) => {
+            Told::Answered(Ok(ServerResult::CallToolResult(result))) => {
                 format!(
                     "result {}",
                     serde_json::to_value(result).unwrap()["content"][0]["text"]
                 )
             }
-            Reply::Answered(Ok(_)) => "another result".into(),
-            Reply::Answered(Err(error)) => format!("error {error}"),
-            Reply::Unsent => "unsent".into(),
-            Reply::Closed => "closed".into(),
-            Reply::TimedOut => "timed out".into(),
+            Told::Answered(Ok(_)) => "another result".into(),
+            Told::Answered(Err(error)) => format!("error {error}"),
+            Told::Unsent => "unsent".into(),
+            Told::Closed => "closed".into(),
+            Told::TimedOut => "timed out".into(),
         }
     }
 
