@@ -195,12 +195,18 @@ impl Calls {
         deadline: Instant,
         finish: Finish,
     ) {
-        lock(&self.waiting).insert(id, Waiter::Now { finish, deadline });
+        {
+            // Waiting and armed under one lock, which the sweeper also
+            // holds while it reads the next deadline: neither misses the
+            // other, on any runtime.
+            let mut waiting = lock(&self.waiting);
+            waiting.insert(id, Waiter::Now { finish, deadline });
+            self.arm(deadline);
+        }
         let line = match request_line(id, name, arguments, false) {
             Ok(line) if !self.is_closed() => line,
             _ => return self.finish(id, Told::Unsent),
         };
-        self.arm(deadline);
         let lane = Arc::clone(self);
         super::write_now(&self.writer, line, move |written| {
             if written.is_err() {
@@ -224,7 +230,8 @@ impl Calls {
     }
 
     /// Has the sweeper see a call due at `deadline`: started with the
-    /// first call, woken only when it sleeps past it.
+    /// first call, woken only when it sleeps past it. Called with the
+    /// waiting calls locked.
     fn arm(self: &Arc<Self>, deadline: Instant) {
         let mut sweeper = lock(&self.sweeper);
         if !sweeper.0 {
@@ -252,9 +259,10 @@ impl Calls {
                     expired.push(finish);
                 }
             }
-            waiting.values().filter_map(Waiter::deadline).min()
+            let next = waiting.values().filter_map(Waiter::deadline).min();
+            lock(&self.sweeper).1 = next;
+            next
         };
-        lock(&self.sweeper).1 = next;
         for finish in expired {
             finish(Told::TimedOut);
         }
