@@ -75,7 +75,10 @@ impl<K: Eq + Hash, V> Default for Lookup<K, V> {
 impl<K: Eq + Hash, V> FromIterator<(K, V)> for Lookup<K, V> {
     /// A later pair for the same key replaces an earlier one.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Lookup<K, V> {
-        let mut table = Lookup::new();
+        let pairs = pairs.into_iter();
+        // Room for what the iterator says it holds at least, so a table
+        // of known size is not rehashed as it grows.
+        let mut table = Lookup::with_capacity(pairs.size_hint().0);
         for (key, value) in pairs {
             table.insert(key, value);
         }

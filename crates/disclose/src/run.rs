@@ -7,6 +7,7 @@
 //! only what its profile offers, everywhere.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
@@ -109,7 +110,11 @@ pub struct Run {
     generation: u64,
     dev_line: Option<String>,
     /// Every admitted tool, sorted by minted name (the catalog's order).
-    tools: Vec<AdmittedTool>,
+    #[expect(
+        clippy::vec_box,
+        reason = "the catalog's boxes, moved in as they are: no tool is copied"
+    )]
+    tools: Vec<Box<AdmittedTool>>,
     /// Every skill, sorted by name.
     skills: Vec<Skill>,
     start_mode: Mode,
@@ -130,7 +135,7 @@ impl Run {
             .iter()
             .filter_map(|name| catalog.tools.get(*name))
             .filter(|tool| offered(tool))
-            .map(AdmittedTool::tool_def)
+            .map(|tool| tool.tool_def())
             .collect();
         let mut dormant = Vec::new();
         for tool in catalog.tools.values().filter(|t| offered(t)) {
@@ -206,7 +211,7 @@ impl Run {
     /// A tool the parent catalog admitted, offered to this run or not.
     pub fn admitted_tool(&self, name: &str) -> Option<&AdmittedTool> {
         let at = self.tools.binary_search_by(|t| t.name().cmp(name)).ok()?;
-        self.tools.get(at)
+        self.tools.get(at).map(|tool| &**tool)
     }
 
     /// A skill, by name (skills stay visible to children).
@@ -217,7 +222,10 @@ impl Run {
 
     /// The tools this run is offered, by minted name.
     pub fn offered_tools(&self) -> impl Iterator<Item = &AdmittedTool> {
-        self.tools.iter().filter(|t| self.offers(t))
+        self.tools
+            .iter()
+            .map(|tool| &**tool)
+            .filter(|t| self.offers(t))
     }
 
     pub(crate) fn offers(&self, tool: &AdmittedTool) -> bool {
@@ -289,7 +297,8 @@ impl Run {
                         Capability::Tool(_) => "",
                         Capability::Skill(_) => "skill ",
                     };
-                    out.push_str(&format!("- {kind}{}: {}\n", hit.name(), hit.hint()));
+                    // Writing to a `String` cannot fail.
+                    let _ = writeln!(out, "- {kind}{}: {}", hit.name(), hit.hint());
                 }
                 out
             }

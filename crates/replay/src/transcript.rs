@@ -10,6 +10,7 @@
 //! whitespace, a missing final newline, `\r` — part of the comparison.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use crate::replay::Step;
 
@@ -18,14 +19,14 @@ pub const MAGIC: &str = "disclose transcript 1\n";
 
 /// Encodes replayed steps as a transcript.
 pub fn encode(steps: &[Step]) -> String {
-    let mut out = String::from(MAGIC);
+    // A frame line is under 64 bytes (two numbers and an op's name), so
+    // the transcript is allocated once.
+    let room = MAGIC.len() + steps.iter().map(|s| s.output.len() + 64).sum::<usize>();
+    let mut out = String::with_capacity(room);
+    out.push_str(MAGIC);
     for step in steps {
-        out.push_str(&format!(
-            "=== {} {} {}\n",
-            step.line,
-            step.op,
-            step.output.len()
-        ));
+        // Written in place: a `format!` per frame was 2% of a `check`.
+        let _ = writeln!(out, "=== {} {} {}", step.line, step.op, step.output.len());
         out.push_str(&step.output);
     }
     out

@@ -81,7 +81,12 @@ impl Memo {
 /// gathered first and hashed in one call, which BLAKE3 runs over many
 /// chunks at once; an update per field cost twice as much.
 fn key(candidates: &[Candidate<'_>]) -> Key {
-    let mut framed = Vec::new();
+    // Room for the names and texts and their frames, and some params:
+    // the framed bytes are mostly allocated once.
+    let room = (candidates.iter())
+        .map(|c| c.name.len() + c.text.len() + 128)
+        .sum();
+    let mut framed = Vec::with_capacity(room);
     let field = |framed: &mut Vec<u8>, bytes: &[u8]| {
         framed.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
         framed.extend_from_slice(bytes);

@@ -55,6 +55,15 @@ fn hit(fields: u8) -> u64 {
         + 2 * u64::from(fields & IN_PARAMS != 0)
 }
 
+/// A stem of one build: the lexicon's number for it, how many candidates
+/// hold it (its `df`), and the last candidate that held it with that
+/// candidate's entry in the build's list of holdings.
+struct StemHeld {
+    known: u32,
+    df: u32,
+    last: Option<(u32, u32)>,
+}
+
 /// A vector word of one build: the lexicon's number for it, its `dfv`, and
 /// the last candidate that held it with that candidate's slot for it.
 struct VectorWord {
@@ -69,9 +78,13 @@ struct VectorWord {
 pub(crate) struct Built {
     /// `N`.
     pub(super) n: usize,
-    /// Each stem → the candidates whose fields hold it, and which fields:
-    /// `df` is the list's length. The texts are the lexicon's, shared.
-    stems: Lookup<Arc<str>, Vec<(u32, u8)>>,
+    /// Each stem → its range of `holders`: `df` is the range's length.
+    /// The texts are the lexicon's, shared.
+    stems: Lookup<Arc<str>, (u32, u32)>,
+    /// Every stem's holders, stem after stem: the candidates whose fields
+    /// hold it, in candidate order, and which fields. One list, not one
+    /// per stem: a build allocates it once.
+    holders: Vec<(u32, u8)>,
     /// Each vector word → `dfv`.
     dfv: Lookup<Arc<str>, u32>,
     /// Each candidate's vector `v(c)`, held in 32-bit components where they
@@ -92,10 +105,11 @@ impl Built {
         let n = candidates.len();
         lexicon.begin();
         // This build's stems (by the lexicon's number, slotted by the
-        // lexicon) and, for each, the candidates whose fields hold it, in
-        // candidate order: the last entry is the candidate being read, if
-        // it holds the stem yet.
-        let mut stems: Vec<(u32, Vec<(u32, u8)>)> = Vec::new();
+        // lexicon), and every (stem, candidate, fields) holding in
+        // candidate order: a stem's last holding is the candidate being
+        // read, if it holds the stem yet.
+        let mut stems: Vec<StemHeld> = Vec::new();
+        let mut holdings: Vec<(u32, u32, u8)> = Vec::new();
         // This build's vector words (likewise): `dfv`, and where the
         // candidate being read counts it, if it does yet.
         let mut words: Vec<VectorWord> = Vec::new();
@@ -114,14 +128,24 @@ impl Built {
                     let known = lexicon.numbers(text)[index];
                     let facts = lexicon.word(known);
                     let (stem, stop) = (facts.stem, facts.stop);
-                    let stem = lexicon.stem_slot(stem, || {
-                        stems.push((stem, Vec::new()));
+                    let at = lexicon.stem_slot(stem, || {
+                        stems.push(StemHeld {
+                            known: stem,
+                            df: 0,
+                            last: None,
+                        });
                         number(stems.len() - 1)
                     });
-                    let holders = &mut stems[stem as usize].1;
-                    match holders.last_mut() {
-                        Some((holder, mask)) if *holder == id => *mask |= field,
-                        _ => holders.push((id, field)),
+                    let stem = &mut stems[at as usize];
+                    match stem.last {
+                        Some((holder, entry)) if holder == id => {
+                            holdings[entry as usize].2 |= field
+                        }
+                        _ => {
+                            stem.last = Some((id, number(holdings.len())));
+                            stem.df += 1;
+                            holdings.push((at, id, field));
+                        }
                     }
                     if stop {
                         continue;
@@ -152,28 +176,45 @@ impl Built {
         let weights: Vec<i64> = (words.iter())
             .map(|word| i64::from(seam::weight(n, word.dfv as usize)))
             .collect();
-        let vectors: Vec<(Form, i128)> = (ends.iter())
-            .scan(0, |start, &end| {
-                Some(&held[std::mem::replace(start, end)..end])
-            })
-            .map(|held| {
-                let form = vector_of(held, |at| {
-                    let word = &words[at as usize];
-                    (lexicon.word(word.known), weights[at as usize])
-                });
-                let norm = isqrt_of(narrow::product(&form, &form));
-                (form, norm)
-            })
-            .collect();
+        // Allocated once (a vector is half a KiB, and a growing list of
+        // them copies itself at each step).
+        let mut vectors: Vec<(Form, i128)> = Vec::with_capacity(n);
+        let mut start = 0;
+        for &end in &ends {
+            let form = vector_of(&held[start..end], |at| {
+                let word = &words[at as usize];
+                (lexicon.word(word.known), weights[at as usize])
+            });
+            let norm = isqrt_of(narrow::product(&form, &form));
+            vectors.push((form, norm));
+            start = end;
+        }
         let dfv = (words.iter())
             .map(|word| (Arc::clone(&lexicon.word(word.known).text), word.dfv))
             .collect();
-        let stems = (stems.into_iter())
-            .map(|(stem, holders)| (Arc::clone(lexicon.stem_text(stem)), holders))
-            .collect();
+        // The holdings grouped by stem (a counting sort, which keeps each
+        // stem's in candidate order).
+        let mut starts: Vec<u32> = Vec::with_capacity(stems.len());
+        let mut stem_ranges = Lookup::with_capacity(stems.len());
+        let mut end = 0u32;
+        for stem in &stems {
+            starts.push(end);
+            stem_ranges.insert(
+                Arc::clone(lexicon.stem_text(stem.known)),
+                (end, end + stem.df),
+            );
+            end += stem.df;
+        }
+        let mut holders = vec![(0u32, 0u8); holdings.len()];
+        for (stem, id, fields) in holdings {
+            let start = &mut starts[stem as usize];
+            holders[*start as usize] = (id, fields);
+            *start += 1;
+        }
         Built {
             n,
-            stems,
+            stems: stem_ranges,
+            holders,
             dfv,
             vectors,
         }
@@ -199,7 +240,8 @@ impl Built {
             if seen.contains(&stemmed) {
                 continue;
             }
-            if let Some(holders) = self.stems.get(stemmed.as_ref()) {
+            if let Some(&(start, end)) = self.stems.get(stemmed.as_ref()) {
+                let holders = &self.holders[start as usize..end as usize];
                 let weight = u64::from(seam::weight(n, holders.len()));
                 for &(id, fields) in holders {
                     lex[id as usize] += weight * hit(fields);
