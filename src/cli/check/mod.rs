@@ -212,14 +212,16 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
     let mine: Vec<&SessionFile> = files.iter().filter(|f| config.holds(f.name())).collect();
 
     let progress = Progress::bar(mine.len() as u64, "sessions", mine.len() > PROGRESS_OVER);
-    let mut cases: Vec<Case> = mine
-        .par_iter()
-        .map(|file| {
-            let case = check_session(&config, file);
-            progress.step();
-            case
-        })
-        .collect();
+    // Room for every case at once: growing the list after the sessions
+    // would copy it into one twice its size, at the run's peak (a case is
+    // some 130 bytes, 2.5 MiB at 20,000 sessions).
+    let others = unreadable.len() + strays.orphans.len() + strays.entries.len() + 1;
+    let mut cases: Vec<Case> = Vec::with_capacity(mine.len() + others);
+    cases.par_extend(mine.par_iter().map(|file| {
+        let case = check_session(&config, file);
+        progress.step();
+        case
+    }));
     progress.finish();
 
     if config.first_share() {
