@@ -12,7 +12,6 @@
 //! called through `crate::seam`, which in a build without the `mutants`
 //! feature is each rule itself.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use multiversion::multiversion;
@@ -20,8 +19,8 @@ use multiversion::multiversion;
 use super::Candidate;
 use super::lexicon::{Lexicon, Word, number};
 use super::narrow::{self, Form};
-use super::words::{is_stopword, params_of, tokenize};
-use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
+use super::words::params_of;
+use crate::contract4::{DIMENSIONS, Vector};
 use crate::lookup::Lookup;
 use crate::seam;
 
@@ -221,43 +220,46 @@ impl Built {
     }
 
     /// Every candidate's `lex(c)` and `cos(c)` for the trimmed `query`
-    /// (SPEC §5), by candidate.
+    /// (SPEC §5), by candidate. Each query word's stem and vector are the
+    /// thread's lexicon's (`seam::words`), as a build's are.
     pub(super) fn parts(&self, query: &str) -> Vec<(u64, i128)> {
+        seam::words(|lexicon| self.parts_with(query, lexicon))
+    }
+
+    fn parts_with(&self, query: &str, lexicon: &mut Lexicon) -> Vec<(u64, i128)> {
         let n = self.n;
-        let mut query_words: Vec<&str> = Vec::new();
-        let mut list = String::new();
-        tokenize(query, &mut list);
-        for word in list.split_terminator(' ') {
-            if !is_stopword(word) && !query_words.contains(&word) {
-                query_words.push(word);
+        // The query's distinct words that are no stopword, by the
+        // lexicon's numbers, in order.
+        let mut query_words: Vec<u32> = Vec::new();
+        let text = lexicon.text(query);
+        for &known in lexicon.numbers(text) {
+            if !lexicon.word(known).stop && !query_words.contains(&known) {
+                query_words.push(known);
             }
         }
         // Keywords: the distinct stems with df > 0.
         let mut lex = vec![0u64; n];
-        let mut seen: Vec<Cow<'_, str>> = Vec::new();
-        for word in &query_words {
-            let stemmed = seam::stem(word);
-            if seen.contains(&stemmed) {
+        let mut seen: Vec<u32> = Vec::new();
+        for &known in &query_words {
+            let stem = lexicon.word(known).stem;
+            if seen.contains(&stem) {
                 continue;
             }
-            if let Some(&(start, end)) = self.stems.get(stemmed.as_ref()) {
+            if let Some(&(start, end)) = self.stems.get(lexicon.stem_text(stem).as_ref()) {
                 let holders = &self.holders[start as usize..end as usize];
                 let weight = u64::from(seam::weight(n, holders.len()));
                 for &(id, fields) in holders {
                     lex[id as usize] += weight * hit(fields);
                 }
             }
-            seen.push(stemmed);
+            seen.push(stem);
         }
         // Vectors: the query's, weighed by the candidates' dfv.
         let mut query_vector = [0i64; DIMENSIONS];
-        for word in &query_words {
-            let df = self.dfv.get(*word).copied().unwrap_or(0);
-            add_rows(
-                &mut query_vector,
-                &pieces(word),
-                i64::from(seam::weight(n, df as usize)),
-            );
+        for &known in &query_words {
+            let word = lexicon.word(known);
+            let df = self.dfv.get(word.text.as_ref()).copied().unwrap_or(0);
+            word.add_to(&mut query_vector, i64::from(seam::weight(n, df as usize)));
         }
         let query = Form::of(&query_vector);
         let query_norm = isqrt_of(narrow::product(&query, &query));
@@ -355,6 +357,7 @@ pub(super) fn isqrt_of(x: i128) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract4::{add_rows, pieces};
 
     /// A candidate's vector in 32-bit lanes is the rule's, and the wide
     /// sum is taken wherever a multiple or the bound would leave them:
