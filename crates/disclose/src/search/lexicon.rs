@@ -8,10 +8,10 @@
 //! hits; their tools' names, descriptions and parameters repeat far more,
 //! and their words more still. A build asks the lexicon for each text it
 //! reads and gets numbers standing for its words, and each word's facts by
-//! its number; a query's words are read the same way (their stems and
-//! summed rows, found once per thread). It then counts `df` and `dfv` over numbers, not texts, in
+//! its number. It then counts `df` and `dfv` over numbers, not texts, in
 //! slots the lexicon keeps beside each word and stem for the build under
-//! way ([`Lexicon::begin`]), not in tables of its own.
+//! way ([`Lexicon::begin`]), not in tables of its own. A query's words are
+//! read the same way: their stems and summed rows, found once per thread.
 //!
 //! It is bounded ([`BOUND`] bytes of words, stems, rows and texts): past
 //! it, the lexicon starts over, between two builds, never inside one (so
