@@ -100,13 +100,16 @@ fn the_library_alone_brings_no_harness_crate() {
     // Depth 2 from the scratch crate is disclose's own dependencies:
     // rapidfuzz is `call.unknown`'s edit distance, foldhash the hasher of
     // the tables that are only looked up (src/lookup.rs, already in
-    // jsonschema's tree), zmij the canonical writer's float formatting.
+    // jsonschema's tree), zmij the canonical writer's float formatting,
+    // multiversion the search's two vector loops compiled for AVX2 and
+    // SSE4.1 beside the baseline (docs/decisions.md).
     assert_eq!(
         direct,
         [
             "blake3",
             "foldhash",
             "jsonschema",
+            "multiversion",
             "rapidfuzz",
             "serde_json",
             "zmij"
