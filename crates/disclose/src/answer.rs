@@ -90,19 +90,26 @@ impl Run {
     /// `read` stays the host's tool: [`Answer`]'s docs show a host serving a
     /// skill name given to `read` with [`Run::expand`].
     pub fn answer(&self, call: &ToolCall) -> Answer {
-        self.answer_and_op(call).0
+        self.answered(call).0
     }
 
     /// The answer, and the session op whose replay gives the model the same
     /// bytes (and the host the same call).
     pub(crate) fn answer_and_op(&self, call: &ToolCall) -> (Answer, OpKind) {
-        let as_called = || OpKind::Call(call.clone());
+        let (answer, op) = self.answered(call);
+        (answer, op.unwrap_or_else(|| OpKind::Call(call.clone())))
+    }
+
+    /// The answer, and its op when that is not the call as made (`None`):
+    /// [`Run::answer`] drops the op, so the call is copied only for a
+    /// recording.
+    fn answered(&self, call: &ToolCall) -> (Answer, Option<OpKind>) {
         let routed = match self.call(call) {
             Ok(routed) => routed,
-            Err(refusal) => return (Answer::Refused(refusal), as_called()),
+            Err(refusal) => return (Answer::Refused(refusal), None),
         };
         if routed.name != DESCRIBE {
-            return (Answer::Run(routed), as_called());
+            return (Answer::Run(routed), None);
         }
         // A direct call passes the door unfitted (SPEC §6); describe's own
         // args are the catalog's business, so they are fitted here. The op
@@ -116,7 +123,7 @@ impl Run {
                 name: CALL.to_string(),
                 args: serde_json::json!({"name": DESCRIBE, "args": call.args.clone()}),
             };
-            return (Answer::Refused(refusal), OpKind::Call(through_call));
+            return (Answer::Refused(refusal), Some(OpKind::Call(through_call)));
         }
         let query = routed
             .args
@@ -128,7 +135,7 @@ impl Run {
             Ok(text) => Answer::Text(text),
             Err(refusal) => Answer::Refused(refusal),
         };
-        (answer, OpKind::Describe { name: query })
+        (answer, Some(OpKind::Describe { name: query }))
     }
 
     /// `call.misfit` when `args` do not fit `describe`'s schema.

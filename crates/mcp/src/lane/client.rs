@@ -143,19 +143,23 @@ impl Lane {
         lane: LaneNow,
         key: String,
         id: RequestId,
-        routed: Routed,
+        mut routed: Routed,
         request: CallToolRequestParams,
         peer: &Peer<RoleServer>,
         modern: bool,
     ) {
         lock(&self.in_flight).insert(key.clone(), Flight::Sent(None));
         let raw_name = routed.route.raw_name.clone();
-        let args = match &routed.call.args {
-            Value::Object(map) => map.clone(),
+        // The args are sent as they are, not copied: they go back to the
+        // routed call only if it must take the way that restarts the child
+        // (which sends a call's args as an object, `{}` for any other).
+        let args = Arc::new(match std::mem::take(&mut routed.call.args) {
+            Value::Object(map) => map,
             _ => Map::new(),
-        };
+        });
         let this = Arc::clone(self);
         let (flight, peer) = (key.clone(), peer.clone());
+        let kept = Arc::clone(&args);
         let done = Box::new(move |settled: Settled| match settled {
             Settled::Called(called) => {
                 let response =
@@ -165,6 +169,7 @@ impl Lane {
             // The child is gone: the call goes the way that restarts it,
             // unless it was cancelled meanwhile.
             Settled::Unsent => {
+                routed.call.args = Value::Object(Arc::unwrap_or_clone(kept));
                 let ct = CancellationToken::new();
                 match lock(&this.in_flight).get_mut(&flight) {
                     Some(entry) => *entry = Flight::Task(ct.clone()),

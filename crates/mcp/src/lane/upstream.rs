@@ -15,7 +15,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rmcp::model::{NumberOrString, ProgressToken, RequestId, ServerResult};
+use rmcp::model::{
+    CallToolResult, ContentBlock, MetaObject, NumberOrString, ProgressToken, RequestId, ResultType,
+    ServerResult,
+};
 use rmcp::{ErrorData, RoleClient, ServiceError};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -341,21 +344,50 @@ impl Drop for Waiting {
     }
 }
 
-/// The keys of a `tools/call` result, as `CallToolResult` reads them.
+/// A `tools/call` result with `content` and no key but `CallToolResult`'s,
+/// each read as `CallToolResult` reads it, in one pass.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-struct CallShape<'a> {
-    #[serde(borrow)]
-    content: &'a RawValue,
-    #[serde(rename = "structuredContent", borrow, default)]
-    structured_content: Option<&'a RawValue>,
-    #[serde(rename = "isError", borrow, default)]
-    is_error: Option<&'a RawValue>,
-    #[serde(rename = "_meta", borrow, default)]
-    meta: Option<&'a RawValue>,
-    #[serde(rename = "resultType", borrow, default)]
-    result_type: Option<&'a RawValue>,
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CallParts {
+    /// Present, and a list or `null`.
+    #[serde(deserialize_with = "Option::deserialize")]
+    content: Option<Vec<ContentBlock>>,
+    /// A `null` given is kept, apart from one not given.
+    #[serde(default, deserialize_with = "present")]
+    structured_content: Option<Value>,
+    #[serde(default)]
+    is_error: Option<bool>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<MetaObject>,
+    #[serde(default)]
+    result_type: Option<ResultType>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(value).map(Some)
+}
+
+impl CallParts {
+    /// The `CallToolResult` rmcp reads, when it reads one: a complete
+    /// result with at least one of its own keys.
+    fn result(self) -> Option<CallToolResult> {
+        let complete = self
+            .result_type
+            .as_ref()
+            .is_none_or(ResultType::is_complete);
+        let known =
+            self.content.is_some() || self.structured_content.is_some() || self.is_error.is_some();
+        if !complete || !known {
+            return None;
+        }
+        let mut result = CallToolResult::default();
+        result.result_type = self.result_type;
+        result.content = self.content.unwrap_or_default();
+        result.structured_content = self.structured_content;
+        result.is_error = self.is_error;
+        result.meta = self.meta;
+        Some(result)
+    }
 }
 
 /// A result as rmcp reads one (`ServerResult`, an untagged union tried
@@ -364,8 +396,9 @@ struct CallShape<'a> {
 /// its own: `lane_reads_a_call_result_as_rmcp_does`), so it is read as
 /// that variant at once.
 fn read_result(text: &str) -> serde_json::Result<ServerResult> {
-    if serde_json::from_str::<CallShape>(text).is_ok()
-        && let Ok(result) = serde_json::from_str(text)
+    if let Some(result) = serde_json::from_str::<CallParts>(text)
+        .ok()
+        .and_then(CallParts::result)
     {
         return Ok(ServerResult::CallToolResult(result));
     }
@@ -452,6 +485,11 @@ mod tests {
             r#"{"content":[],"action":"accept"}"#,
             r#"{"content":[],"tools":[]}"#,
             r#"{"content":null}"#,
+            r#"{"content":null,"isError":true}"#,
+            r#"{"content":[],"structuredContent":null}"#,
+            r#"{"content":[],"isError":null}"#,
+            r#"{"content":[],"content":[]}"#,
+            r#"{"isError":false}"#,
             r#"{}"#,
         ];
         for text in results {
