@@ -448,6 +448,61 @@ fn an_upstream_that_dies_is_restarted_by_the_next_call() {
     client.close();
 }
 
+/// Stands in front of a real server: passes its stdin on, and the first
+/// time it runs (no `MARKER` yet) stops reading 1 s after `tools/list`, its
+/// stdout still open and the process alive. A write to it then fails: the
+/// server never saw that line.
+const DEAF_ONCE: &str = r#"import os, subprocess, sys, time
+marker, argv = sys.argv[1], sys.argv[2:]
+first = not os.path.exists(marker)
+open(marker, "a").close()
+child = subprocess.Popen(argv, stdin=subprocess.PIPE)
+for line in sys.stdin.buffer:
+    child.stdin.write(line)
+    child.stdin.flush()
+    if first and b'"tools/list"' in line:
+        time.sleep(1)
+        os.close(0)
+        child.wait()
+child.stdin.close()
+child.wait()
+"#;
+
+/// A call sent at once whose write finds the server no longer reading (it
+/// never saw the call) restarts the server and goes through, its args
+/// intact: the lane hands the whole call to the way that restarts.
+#[test]
+fn a_call_its_server_could_not_read_restarts_it_with_its_args() {
+    let dir = tempfile::tempdir().expect("dir");
+    let wrapper = dir.path().join("deaf_once.py");
+    std::fs::write(&wrapper, DEAF_ONCE).expect("the wrapper");
+    let server = everything("never");
+    let mut args = vec![
+        json!(wrapper.display().to_string()),
+        json!(dir.path().join("heard").display().to_string()),
+        server["command"].clone(),
+    ];
+    args.extend(server["args"].as_array().expect("its args").iter().cloned());
+    let cfg = config(
+        dir.path(),
+        json!({"flaky": {"command": "python3", "args": args, "approval": "never"}}),
+    )
+    .display()
+    .to_string();
+    let mut client = Driver::start(Sdk::PythonLegacy, false, &["--config", &cfg]);
+    // The wrapper stops reading 1 s after tools/list.
+    std::thread::sleep(Duration::from_secs(2));
+    let back = client.call("flaky__echo", json!({"message": "kept"}), &[]);
+    assert_eq!(text(&back), "Echo: kept", "{}", client.stderr());
+    let stderr = client.stderr();
+    assert!(
+        stderr.contains("disclose: flaky: restarting\n")
+            && stderr.contains("disclose: flaky: restarted\n"),
+        "{stderr}"
+    );
+    client.close();
+}
+
 /// A call in flight when its server dies may have done its work: it is
 /// not sent again, and answers with the exit status; the next call
 /// restarts the server.
