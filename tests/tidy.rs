@@ -18,7 +18,8 @@
 //! - no two types declared `pub` (or `pub(crate)`, `pub(super)`) in `src/`
 //!   and `crates/` share a name, so a name found in a message, a doc or a
 //!   grep means one thing (two listed exceptions, the test kit's model of
-//!   the rules it mirrors by name).
+//!   the rules it mirrors by name);
+//! - the README's CI recipe resolves no gateway crate (`cargo tree`).
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -614,5 +615,47 @@ fn no_two_public_types_share_a_name() {
             (2, "B".to_owned()),
             (3, "C".to_owned())
         ]
+    );
+}
+
+/// The README's CI recipe builds the gate alone: cargo, given the recipe's
+/// own package selection and features, resolves no gateway crate. At the
+/// workspace's root without `-p`, the bindings (default members that take
+/// the binary with its default features) would turn the gateway back on.
+#[test]
+fn the_readme_s_ci_recipe_builds_the_gate_alone() {
+    let readme = read(&root().join("README.md"));
+    let recipe = readme
+        .lines()
+        .find(|l| l.starts_with("cargo run") && l.contains("--no-default-features"))
+        .expect("README.md: the CI recipe, a `cargo run … --no-default-features` line");
+    let (cargo_args, _) = recipe.split_once(" -- ").expect("the recipe's `--`");
+    // Its package selection and features, as `cargo tree` takes them.
+    let selection: Vec<&str> = cargo_args
+        .split_whitespace()
+        .skip(2)
+        .filter(|arg| *arg != "--release")
+        .collect();
+    let out = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["tree", "-e", "normal", "--prefix", "none"])
+        .args(&selection)
+        .output()
+        .expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree {selection:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let gateway: Vec<&str> = tree
+        .lines()
+        .filter(|l| {
+            l.starts_with("disclose-mcp ") || l.starts_with("rmcp ") || l.starts_with("tokio ")
+        })
+        .collect();
+    assert!(
+        gateway.is_empty(),
+        "README.md: `{recipe}` builds the gateway ({gateway:?})"
     );
 }
