@@ -135,7 +135,6 @@ fn npx_disclose_check_needs_no_cargo() {
     }
 }
 
-/// The README's ```ts block of "Use it from TypeScript".
 /// The ```ts blocks of the README's "Use it from TypeScript", in order.
 fn readme_examples() -> Vec<String> {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
