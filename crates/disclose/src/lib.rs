@@ -128,10 +128,9 @@ pub mod internals {
     pub mod hint {
         pub use crate::hint::hint;
     }
-    /// SPEC §2 check 6: the meta-schema verdict, and the walk that decides
-    /// most schemas before the `jsonschema` crate is asked.
+    /// SPEC §2 check 6: the meta-schema verdict.
     pub mod metaschema {
-        pub use crate::metaschema::{is_valid, verdict};
+        pub use crate::metaschema::is_valid;
     }
     /// SPEC §3: the resident order and each mode's core tools.
     pub mod mode {
