@@ -132,6 +132,19 @@ fn the_library_alone_brings_no_harness_crate() {
     assert!(alone.len() < whole.len());
 }
 
+/// `disclose-replay`, which a runtime replaying its own recordings adds,
+/// validates nothing against a schema: `jsonschema` is only its tests'.
+#[test]
+fn the_replay_core_brings_no_validator() {
+    let replay = scratch_tree("disclose-replay", "crates/replay", true, &[]);
+    let replay_names = names(&replay);
+    assert!(replay_names.contains(&"disclose") && replay_names.contains(&"similar"));
+    assert!(
+        !replay_names.contains(&"jsonschema"),
+        "jsonschema is in disclose-replay's tree: {replay:#?}"
+    );
+}
+
 #[test]
 fn the_gate_alone_brings_no_gateway_crate() {
     let gate = scratch_tree("disclose-cli", ".", false, &[]);
