@@ -367,6 +367,113 @@ mod tests {
     }
 
     #[test]
+    fn each_keyword_of_a_group_binds() {
+        // Each keyword with a value that meets its constraint and one that
+        // breaks it, so none can drop out of its group unseen.
+        let groups: [(&[&str], Value, Value); 8] = [
+            (
+                &[
+                    "$schema",
+                    "$ref",
+                    "$dynamicRef",
+                    "$recursiveRef",
+                    "$comment",
+                    "title",
+                    "description",
+                    "format",
+                    "pattern",
+                    "contentEncoding",
+                    "contentMediaType",
+                ],
+                json!("a"),
+                json!(1),
+            ),
+            (
+                &["$anchor", "$dynamicAnchor", "$recursiveAnchor"],
+                json!("a"),
+                json!("1"),
+            ),
+            (
+                &[
+                    "$defs",
+                    "properties",
+                    "patternProperties",
+                    "dependentSchemas",
+                    "definitions",
+                ],
+                json!({"a": {}}),
+                json!({"a": 1}),
+            ),
+            (
+                &[
+                    "items",
+                    "contains",
+                    "additionalProperties",
+                    "propertyNames",
+                    "if",
+                    "then",
+                    "else",
+                    "not",
+                    "unevaluatedItems",
+                    "unevaluatedProperties",
+                    "contentSchema",
+                ],
+                json!({}),
+                json!([]),
+            ),
+            (
+                &["prefixItems", "allOf", "anyOf", "oneOf"],
+                json!([true]),
+                json!([]),
+            ),
+            (
+                &["maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
+                json!(-1.5),
+                json!("1"),
+            ),
+            (
+                &[
+                    "maxLength",
+                    "minLength",
+                    "maxItems",
+                    "minItems",
+                    "maxContains",
+                    "minContains",
+                    "maxProperties",
+                    "minProperties",
+                ],
+                json!(2.0),
+                json!(-1),
+            ),
+            (
+                &["uniqueItems", "deprecated", "readOnly", "writeOnly"],
+                json!(true),
+                json!(null),
+            ),
+        ];
+        for (names, good, bad) in groups {
+            for name in names {
+                check(json!({ *name: good.clone() }), true);
+                check(json!({ *name: bad.clone() }), false);
+            }
+        }
+        for (name, good, bad) in [
+            ("enum", json!([]), json!({})),
+            ("examples", json!([1]), json!("a")),
+            ("required", json!(["a"]), json!(["a", "a"])),
+            ("dependentRequired", json!({"a": []}), json!({"a": [1]})),
+            ("dependencies", json!({"a": ["b"]}), json!({"a": 1})),
+            ("$vocabulary", json!({"a": false}), json!({"a": null})),
+            ("$id", json!("a#"), json!("#a")),
+            ("multipleOf", json!(0.5), json!(-1)),
+            ("type", json!(["null"]), json!(["null", "null"])),
+        ] {
+            check(json!({ name: good }), true);
+            check(json!({ name: bad }), false);
+        }
+    }
+
+    #[test]
     fn formats_are_annotations() {
         // `pattern`, `$ref` and `patternProperties`' names carry a `format`
         // (`regex`, `uri-reference`) that this meta-schema only annotates:
