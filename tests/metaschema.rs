@@ -109,6 +109,16 @@ mod properties {
         .boxed()
     }
 
+    /// An object of fewer than `most` members named from `KEYS`, each
+    /// value drawn from `values`.
+    fn object_of(values: BoxedStrategy<Value>, most: usize) -> BoxedStrategy<Value> {
+        vec((select(KEYS), values), 0..most)
+            .prop_map(|pairs| {
+                Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+            })
+            .boxed()
+    }
+
     /// One keyword of an object schema whose subschemas are `sub`: every
     /// keyword of the meta-schema with mostly right values and some wrong
     /// ones, and some keywords no vocabulary lists.
@@ -120,9 +130,7 @@ mod properties {
             4 => (
                 key(&["properties", "$defs", "patternProperties", "dependentSchemas", "definitions"]),
                 prop_oneof![
-                    6 => vec((select(KEYS), sub_or_junk.clone()), 0..4).prop_map(|pairs| {
-                        Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-                    }),
+                    6 => object_of(sub_or_junk.clone(), 4),
                     1 => junk(),
                 ]
             ),
@@ -144,33 +152,24 @@ mod properties {
             1 => (
                 Just("dependentRequired".to_string()),
                 prop_oneof![
-                    4 => vec((select(KEYS), required()), 0..3).prop_map(|pairs| {
-                        Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-                    }),
+                    4 => object_of(required(), 3),
                     1 => junk(),
                 ]
             ),
             1 => (
                 Just("dependencies".to_string()),
                 prop_oneof![
-                    4 => vec((select(KEYS), prop_oneof![required(), sub_or_junk.clone()]), 0..3)
-                        .prop_map(|pairs| {
-                            Value::Object(
-                                pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-                            )
-                        }),
+                    4 => object_of(prop_oneof![required(), sub_or_junk.clone()].boxed(), 3),
                     1 => junk(),
                 ]
             ),
             1 => (
                 Just("$vocabulary".to_string()),
                 prop_oneof![
-                    4 => vec((select(KEYS), prop_oneof![4 => any::<bool>().prop_map(Value::Bool), 1 => junk()]), 0..3)
-                        .prop_map(|pairs| {
-                            Value::Object(
-                                pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-                            )
-                        }),
+                    4 => object_of(
+                        prop_oneof![4 => any::<bool>().prop_map(Value::Bool), 1 => junk()].boxed(),
+                        3
+                    ),
                     1 => junk(),
                 ]
             ),
