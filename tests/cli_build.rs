@@ -1,6 +1,7 @@
-//! The binary's two builds: with the gateway (the default, feature `mcp`)
-//! and the gate alone (`--no-default-features`). Each build runs the half
-//! that is its own; `.ci/run` tests both.
+//! The binary's two builds: with the gateway and the fuzzer's full
+//! validator (the default, features `mcp` and `oracle`) and the gate alone
+//! (`--no-default-features`). Each build runs the half that is its own;
+//! `.ci/run` tests both.
 
 mod common;
 
@@ -36,4 +37,34 @@ fn the_gate_alone_says_it_has_no_gateway() {
     let help = stdout(&disclose(&["--help"]));
     assert!(help.contains("\n  mcp "), "{help}");
     assert!(help.contains("Not in this build"), "{help}");
+}
+
+/// `disclose fuzz` holds `fit` against the full validator, and counts the
+/// args it compared.
+#[cfg(feature = "oracle")]
+#[test]
+fn the_default_build_fuzzes_fit_against_a_full_validator() {
+    let run = disclose(&["fuzz", "--cases", "300", "--seed", "3"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let out = stdout(&run);
+    let compared = out
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" args a full validator accepted (and so did fit)"))
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(compared.is_some_and(|n| n > 0), "{out}");
+}
+
+/// Without the validator, `disclose fuzz` runs every other check and says
+/// which one it left out.
+#[cfg(not(feature = "oracle"))]
+#[test]
+fn the_gate_alone_fuzzes_and_says_fit_is_not_held_against_a_validator() {
+    let run = disclose(&["fuzz", "--cases", "300", "--seed", "3"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let out = stdout(&run);
+    assert!(
+        out.contains(", fit not held against a full validator (built without feature `oracle`), "),
+        "{out}"
+    );
+    assert!(out.contains("checked 300 sessions: "), "{out}");
 }

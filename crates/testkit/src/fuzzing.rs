@@ -43,7 +43,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use rayon::prelude::*;
 
-pub use checks::{CHECKS, Expect, Finding, Tally, check_plan, check_text, statement};
+pub use checks::{CHECKS, Expect, Finding, ORACLE, Tally, check_plan, check_text, statement};
 
 use crate::generate::SessionPlan;
 use crate::generate::draw::{self, Rng};
