@@ -12,6 +12,7 @@
 
 use std::cmp::Ordering;
 
+use disclose::internals::fit::type_name;
 use serde_json::{Map, Number, Value};
 
 /// Keywords that say something about the schema, not about a message.
@@ -89,7 +90,7 @@ fn check_at(schema: &Value, value: &Value, at: &mut String) -> Result<(), Breach
     {
         return breach(
             at,
-            format!("is {}, expected {}", type_of(value), names.join("|")),
+            format!("is {}, expected {}", type_name(value), names.join("|")),
         );
     }
     if let Some(expected) = keywords.get("const")
@@ -226,25 +227,10 @@ fn type_names(value: &Value) -> Option<Vec<&str>> {
         .then_some(names)
 }
 
-/// The value's type, `integer` for a number with no fraction.
-fn type_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if is_integral(n) => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
+/// Whether `value` is of JSON Schema type `name`: the type names, and what
+/// counts as an integer, are `fit`'s (SPEC §6).
 fn is_type(value: &Value, name: &str) -> bool {
-    name == type_of(value) || (name == "number" && value.is_number())
-}
-
-fn is_integral(n: &Number) -> bool {
-    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+    name == type_name(value) || (name == "number" && value.is_number())
 }
 
 /// Draft 2020-12's equality: numbers by value (`1` equals `1.0`), the rest
@@ -471,6 +457,13 @@ mod tests {
         assert!(fits(json!({"type": ["string", "null"]}), json!(null)));
         assert!(!fits(json!({"type": ["string", "null"]}), json!(false)));
         assert!(!fits(json!(false), json!(null)));
+    }
+
+    #[test]
+    fn a_place_is_a_json_pointer() {
+        let schema = json!({"properties": {"a/b~": {"items": {"type": "string"}}}});
+        let at = check(&schema, &json!({"a/b~": ["x", 2]})).map_err(|b| b.at);
+        assert_eq!(at, Err("/a~1b~0/1".to_string()));
     }
 
     #[test]
