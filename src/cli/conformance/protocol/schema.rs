@@ -66,7 +66,7 @@ fn compile_at(schema: &Value, at: &str) -> Result<(), String> {
 /// A message's first breach of its schema: where, as a JSON Pointer into
 /// the message (`/` for the message itself), and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Breach {
+pub(super) struct MessageBreach {
     pub at: String,
     pub why: String,
 }
@@ -74,12 +74,12 @@ pub(super) struct Breach {
 /// Checks `message` against a schema [`compile`] accepted. The schema's
 /// depth bounds the walk: a message deeper than its schema is not walked
 /// past it.
-pub(super) fn check(schema: &Value, message: &Value) -> Result<(), Breach> {
+pub(super) fn check(schema: &Value, message: &Value) -> Result<(), MessageBreach> {
     let mut at = String::new();
     check_at(schema, message, &mut at)
 }
 
-fn check_at(schema: &Value, value: &Value, at: &mut String) -> Result<(), Breach> {
+fn check_at(schema: &Value, value: &Value, at: &mut String) -> Result<(), MessageBreach> {
     let keywords = match schema {
         Value::Bool(true) => return Ok(()),
         Value::Object(keywords) => keywords,
@@ -160,7 +160,7 @@ fn check_object(
     keywords: &Map<String, Value>,
     fields: &Map<String, Value>,
     at: &mut String,
-) -> Result<(), Breach> {
+) -> Result<(), MessageBreach> {
     for key in keywords
         .get("required")
         .and_then(Value::as_array)
@@ -195,9 +195,9 @@ fn check_object(
 }
 
 /// The breach `why` at `at` (`/` for the message itself).
-fn breach(at: &str, why: String) -> Result<(), Breach> {
+fn breach(at: &str, why: String) -> Result<(), MessageBreach> {
     let at = if at.is_empty() { "/" } else { at };
-    Err(Breach {
+    Err(MessageBreach {
         at: at.to_string(),
         why,
     })
