@@ -7,8 +7,8 @@
 //! fails every validation, and the tests), and [`check`] finds a message's
 //! first breach. The full draft 2020-12 validator, `jsonschema`, is this
 //! module's test oracle, not a dependency of the binary: the tests hold the
-//! two verdicts equal (docs/decisions.md, *The conformance protocol's
-//! schemas are checked by a validator of their own keywords*).
+//! two verdicts equal (docs/decisions.md, *The gate builds without
+//! `jsonschema`*).
 
 use std::cmp::Ordering;
 
