@@ -5,17 +5,33 @@
 //! (two more pipes, two more wake-ups); `script/bench-mcp` reports every
 //! gateway's added latency as a multiple of this one's.
 //!
-//! Usage: `mcp_relay COMMAND [ARG...]` (the server's stderr is passed through;
-//! the relay exits when the server's stdout closes, with the server's status).
+//! Usage: `mcp_relay [--busy-ns N] COMMAND [ARG...]` (the server's stderr is
+//! passed through; the relay exits when the server's stdout closes, with the
+//! server's status). With `--busy-ns N` it spins N nanoseconds on each read
+//! before writing what it read: a relay doing that much work a line, which
+//! `script/bench-mcp` prints beside G1 to show what a few microseconds of
+//! work cost in its set-ups.
 
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
 use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
-    let mut args = std::env::args_os().skip(1);
+    let mut args = std::env::args_os().skip(1).peekable();
+    let busy = if args.next_if(|arg| arg == "--busy-ns").is_some() {
+        match args.next().and_then(|n| n.to_str()?.parse().ok()) {
+            Some(ns) => Some(Duration::from_nanos(ns)),
+            None => {
+                eprintln!("mcp_relay: --busy-ns takes a whole number of nanoseconds");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     let Some(program) = args.next() else {
-        eprintln!("usage: mcp_relay COMMAND [ARG...]");
+        eprintln!("usage: mcp_relay [--busy-ns N] COMMAND [ARG...]");
         return ExitCode::from(2);
     };
     let mut child = match Command::new(&program)
@@ -60,6 +76,7 @@ fn main() -> ExitCode {
         if fds[0].revents != 0 {
             match client_in.read(&mut buf) {
                 Ok(n) if n > 0 => {
+                    spin(busy);
                     let sent = to_server.as_mut().map(|w| w.write_all(&buf[..n]));
                     if !matches!(sent, Some(Ok(()))) {
                         break;
@@ -77,6 +94,7 @@ fn main() -> ExitCode {
         if fds[1].revents != 0 {
             match from_server.read(&mut buf) {
                 Ok(n) if n > 0 => {
+                    spin(busy);
                     if client_out
                         .write_all(&buf[..n])
                         .and_then(|()| client_out.flush())
@@ -94,5 +112,15 @@ fn main() -> ExitCode {
     match child.wait() {
         Ok(status) if status.success() => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
+    }
+}
+
+/// Spins for `busy`, if any: work a line, without a system call.
+fn spin(busy: Option<Duration>) {
+    if let Some(busy) = busy {
+        let start = Instant::now();
+        while start.elapsed() < busy {
+            std::hint::spin_loop();
+        }
     }
 }

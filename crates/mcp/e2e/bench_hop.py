@@ -22,6 +22,12 @@ HTTP, and computes the figures.
        server-everything: target <= 3x. (b) only direct, relay and gateway,
        over examples/mcp_echo.rs: target <= 8x.
   G1p  the same figure for each peer in (a): disclose's must be below it.
+  G1r  readings of G1's divisor, not targets. In (a), copies of the relay
+       alive beside it, each read as the gateway is: how far one relay's
+       added latency is from another's in the same run. Beside (b), a set-up
+       of the same three systems with the gateway replaced by the relay
+       spinning a few microseconds on each read (mcp_relay --busy-ns): what
+       that much work a line reads as a multiple of the relay.
   G2   launch to tools/list answered with three upstreams (server-everything,
        server-filesystem, server-memory) over the same three started at once
        by the same client (the Python SDK), median over rounds: target <= 1.1x.
@@ -36,7 +42,9 @@ HTTP, and computes the figures.
 
 Knobs (environment): BENCH_MCP_CALLS (calls per system in G1, default
 2000), BENCH_MCP_ROUNDS (default 20), BENCH_MCP_SEED (default 26),
-BENCH_MCP_G2_ROUNDS (default 7), BENCH_MCP_PEERS (a subset of the peers'
+BENCH_MCP_G2_ROUNDS (default 7), BENCH_MCP_RELAY_COPIES (G1r's copies,
+default 2), BENCH_MCP_BUSY_NS (G1r's work a read, default "1000 2000"),
+BENCH_MCP_PEERS (a subset of the peers'
 keys: mcp-hub mcp-gateway mcp-proxy fastmcp magg), BENCH_MCP_CLIENTS
 (python, typescript or both, the default), BENCH_MCP_LOG (the systems'
 stderr, default /dev/null). Every server listens on 127.0.0.1 only; every
@@ -65,6 +73,8 @@ CALLS = int(os.environ.get("BENCH_MCP_CALLS", "2000"))
 ROUNDS = int(os.environ.get("BENCH_MCP_ROUNDS", "20"))
 SEED = int(os.environ.get("BENCH_MCP_SEED", "26"))
 G2_ROUNDS = int(os.environ.get("BENCH_MCP_G2_ROUNDS", "7"))
+RELAY_COPIES = int(os.environ.get("BENCH_MCP_RELAY_COPIES", "2"))
+BUSY_NS = [int(ns) for ns in os.environ.get("BENCH_MCP_BUSY_NS", "1000 2000").split()]
 WARM = 20  # calls per system before the first round, not counted
 PEERS = {
     "mcp-hub": "mcp-hub 4.2.1 (SSE)",
@@ -154,8 +164,11 @@ class Bench:
     def system(self, key, upstreams):
         if key == "direct":
             return [{"stdio": argv} for argv, _ in upstreams.values()], None
-        if key == "relay":
+        if key == "relay" or key.startswith("relay-copy-"):
             return [{"stdio": [self.relay, *argv]} for argv, _ in upstreams.values()], None
+        if key.startswith("busy-"):
+            busy = ["--busy-ns", key.removeprefix("busy-")]
+            return [{"stdio": [self.relay, *busy, *argv]} for argv, _ in upstreams.values()], None
         if key == "disclose":
             servers = {n: {"command": a[0], "args": a[1:], "env": e, "approval": "never"} for n, (a, e) in upstreams.items()}
             config = self.write({"mcpServers": servers})
@@ -230,9 +243,11 @@ class Bench:
                 missing[key] = str(e) or "timed out"
         return ready, missing
 
-    def g1(self, language, setup, keys, upstreams, target):
-        """G1 for one client and one set-up (and G1p for the peers in it)."""
-        client = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}[language]
+    def rounds(self, language, keys, upstreams):
+        """Each system's added latency over direct, in seconds, per round
+        (its median call in the round less direct's); the direct call's
+        median over rounds; the calls a system makes in a round; how many
+        systems ran; and the reasons of those that did not."""
         systems, missing = self.systems(keys, upstreams, language)
         rng = random.Random(SEED)
         share = max(1, CALLS // ROUNDS)
@@ -252,6 +267,15 @@ class Bench:
                 per[(r, names[i])].append(s)
         med = {k: statistics.median(v) for k, v in per.items()}
         added = {n: [med[(r, n)] - med[(r, "direct")] for r in range(ROUNDS)] for n in names}
+        direct = statistics.median(med[(r, "direct")] for r in range(ROUNDS))
+        return added, direct, share, len(systems), missing
+
+    def g1(self, language, setup, keys, upstreams, target, copies=0):
+        """G1 for one client and one set-up (and G1p for the peers in it,
+        and G1r for `copies` copies of the relay alive beside it)."""
+        client = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}[language]
+        copies = [f"relay-copy-{k}" for k in range(1, copies + 1)]
+        added, direct, share, n, missing = self.rounds(language, [*keys, *copies], upstreams)
 
         # A system's added latency is the median of its per-round
         # differences from direct; the figure is that over the relay's.
@@ -267,17 +291,16 @@ class Bench:
             # infinitely many relays.
             return sorted(a / b if b > 0 else float("inf") for a, b in zip(added[n], added["relay"]))
 
-        def multiple(n):
-            return ms(n) / relay if relay > 0 else float("inf")
+        def multiple(n, over=relay):
+            return ms(n) / over if over > 0 else float("inf")
 
         gate = ratios("disclose")
         g = multiple("disclose")
-        direct = statistics.median(med[(r, "direct")] for r in range(ROUNDS)) * 1e3
         say(
             f"G1 gateway's added latency/relay's, {client}, {setup} {fmt(g)}x (target <= {fmt(target)}x) "
             f"{'pass' if g <= target else 'short'}  [gateway {ms('disclose'):+.4f} ms, relay {relay:+.4f} ms "
-            f"a call over direct {direct:.3f} ms; per-round ratio min {fmt(gate[0])}, max {fmt(gate[-1])} over {ROUNDS} rounds "
-            f"of {share} calls a system, {len(systems)} systems]"
+            f"a call over direct {direct * 1e3:.3f} ms; per-round ratio min {fmt(gate[0])}, max {fmt(gate[-1])} over {ROUNDS} rounds "
+            f"of {share} calls a system, {n} systems]"
         )
         for key in keys[3:]:
             label = PEERS[key]
@@ -289,6 +312,31 @@ class Bench:
             say(
                 f"G1p {label}'s added latency/relay's, {client} {fmt(v)}x (target: above the gateway's {fmt(g)}x) "
                 f"{'pass' if v > g else 'short'}  [{ms(key):+.3f} ms a call; min {fmt(p[0])}, max {fmt(p[-1])}]"
+            )
+        for k, key in enumerate(copies, 1):
+            if key in missing:
+                say(f"  G1r copy {k} of the relay, {client}: not measured ({missing[key]})")
+                continue
+            say(
+                f"  G1r copy {k} of the relay, alive beside it, {client}, {setup} {fmt(multiple(key))}x the relay "
+                f"(not a target)  [{ms(key):+.4f} ms a call; the gateway's G1 over this copy {fmt(multiple('disclose', ms(key)))}x]"
+            )
+
+    def g1_busy(self, language, setup, upstreams):
+        """G1r beside G1's set-up (b): the gateway's place taken by the
+        relay spinning on each read."""
+        client = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}[language]
+        for ns in BUSY_NS:
+            key = f"busy-{ns}"
+            added, direct, _, _, missing = self.rounds(language, ["direct", "relay", key], upstreams)
+            if key in missing:
+                say(f"  G1r the relay spinning {ns / 1000:g} us a read, {client}: not measured ({missing[key]})")
+                continue
+            relay, busy = (statistics.median(added[k]) * 1e3 for k in ("relay", key))
+            say(
+                f"  G1r the relay spinning {ns / 1000:g} us a read in the gateway's place, {client}, {setup} "
+                f"{fmt(busy / relay) if relay > 0 else 'inf'}x the relay (not a target)  "
+                f"[{busy:+.4f} ms against {relay:+.4f} ms a call over direct {direct * 1e3:.3f} ms]"
             )
 
     def g2(self, peers):
@@ -410,9 +458,10 @@ def main():
         try:
             for language in languages:
                 bench.g1(language, "every system alive, server-everything upstream", ["direct", "relay", "disclose", *peers],
-                         {"everything": (bench.everything, {})}, 3)
+                         {"everything": (bench.everything, {})}, 3, RELAY_COPIES)
                 bench.g1(language, "direct, relay and gateway alone, raw echo upstream", ["direct", "relay", "disclose"],
                          {"echo": ([echo], {})}, 8)
+                bench.g1_busy(language, "raw echo upstream", {"echo": ([echo], {})})
             bench.g2(peers)
             bench.g3({}, "")
             bench.g3({"MIMALLOC_ARENA_EAGER_COMMIT": "0", "MIMALLOC_PURGE_DELAY": "0"},
