@@ -55,6 +55,19 @@ enum Flight {
     Sent(Option<Cancel>),
 }
 
+/// A plain call's line, read in one pass. A line that is not one is read
+/// again as a [`Peek`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlainCall<'a> {
+    #[serde(borrow)]
+    jsonrpc: &'a str,
+    id: RequestId,
+    #[serde(borrow)]
+    method: &'a str,
+    params: Call,
+}
+
 /// A line, as far as the lane reads it to know whether it is its.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -264,20 +277,22 @@ impl Tap for Arc<Lane> {
         let Some(info) = peer.peer_info() else {
             return false;
         };
-        let Ok(peek) = serde_json::from_slice::<Peek>(line) else {
+        // Checked as UTF-8 once, not string by string.
+        let Ok(line) = std::str::from_utf8(line) else {
+            return false;
+        };
+        if let Some((id, call)) = plain_call(line) {
+            self.answer(id, call, peer, is_modern(Some(&info.protocol_version)));
+            return true;
+        }
+        // Any other line is the lane's only if it cancels one of its calls.
+        let Ok(peek) = serde_json::from_str::<Peek>(line) else {
             return false;
         };
         if peek.jsonrpc != "2.0" {
             return false;
         }
         match (peek.method, peek.id, peek.params) {
-            ("tools/call", Some(id), Some(params)) => {
-                let Ok(call) = serde_json::from_str::<Call>(params.get()) else {
-                    return false;
-                };
-                self.answer(id, call, peer, is_modern(Some(&info.protocol_version)));
-                true
-            }
             ("notifications/cancelled", None, Some(params)) => {
                 let Ok(cancelled) = serde_json::from_str::<Cancelled>(params.get()) else {
                     return false;
@@ -311,10 +326,74 @@ impl Tap for Arc<Lane> {
     }
 }
 
+/// `line`'s id and params, when it is a plain `tools/call`: a request with
+/// no key but `jsonrpc`, `id`, `method` and `params`, whose params have no
+/// key but `name` and `arguments`.
+fn plain_call(line: &str) -> Option<(RequestId, Call)> {
+    let plain = serde_json::from_str::<PlainCall>(line).ok()?;
+    (plain.jsonrpc == "2.0" && plain.method == "tools/call").then_some((plain.id, plain.params))
+}
+
 /// A request id as a map key: `1` and `"1"` differ.
 fn key(id: &RequestId) -> String {
     match id {
         NumberOrString::Number(n) => n.to_string(),
         NumberOrString::String(s) => format!("{:?}", s.as_ref()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The id's key, the name and the arguments (`null` when not given).
+    fn plain(line: &str) -> Option<(String, String, Value)> {
+        plain_call(line).map(|(id, call)| {
+            (
+                key(&id),
+                call.name,
+                call.arguments.map_or(Value::Null, Value::Object),
+            )
+        })
+    }
+
+    #[test]
+    fn a_plain_call_is_read_in_one_pass_with_its_id_and_arguments() {
+        let line = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"call","arguments":{"name":"a__b","args":{"x":[1,"\u00e9"]}}}}"#;
+        let (id, name, arguments) = plain(line).expect("a plain call");
+        assert_eq!((id.as_str(), name.as_str()), ("7", "call"));
+        assert_eq!(
+            arguments,
+            serde_json::json!({"name": "a__b", "args": {"x": [1, "é"]}})
+        );
+        // Keys in any order, a string id, and no arguments.
+        let line =
+            r#"{"params":{"name":"describe"},"method":"tools/call","id":"7","jsonrpc":"2.0"}"#;
+        assert_eq!(
+            plain(line),
+            Some(("\"7\"".into(), "describe".into(), Value::Null))
+        );
+    }
+
+    #[test]
+    fn any_other_line_is_not_a_plain_call() {
+        for line in [
+            // What rmcp's context carries: a progress token, a request's state.
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call","arguments":{},"_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call","task":{}}}"#,
+            // Another method with a call's params, a notification, no params.
+            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"call","arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"call"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"call"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}"#,
+            // Not JSON-RPC 2.0, a key more, an escaped method, not JSON.
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"call"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call"},"x":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools\/call","params":{"name":"call"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call"}"#,
+        ] {
+            assert!(plain(line).is_none(), "{line}");
+        }
     }
 }

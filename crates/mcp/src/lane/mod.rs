@@ -135,7 +135,7 @@ impl<R: ServiceRole, T: Tap> Lines<R, T> {
             if available.is_empty() {
                 return Read::End;
             }
-            let newline = available.iter().position(|b| *b == b'\n');
+            let newline = memchr::memchr(b'\n', available);
             let take = newline.map_or(available.len(), |at| at + 1);
             let over = self.skipping || self.line.len().saturating_add(take) > MAX_LINE;
             if over {
