@@ -76,6 +76,7 @@ G2_ROUNDS = int(os.environ.get("BENCH_MCP_G2_ROUNDS", "7"))
 RELAY_COPIES = int(os.environ.get("BENCH_MCP_RELAY_COPIES", "2"))
 BUSY_NS = [int(ns) for ns in os.environ.get("BENCH_MCP_BUSY_NS", "1000 2000").split()]
 WARM = 20  # calls per system before the first round, not counted
+CLIENTS = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}
 PEERS = {
     "mcp-hub": "mcp-hub 4.2.1 (SSE)",
     "mcp-gateway": "lasso mcp-gateway 1.2.1",
@@ -273,7 +274,7 @@ class Bench:
     def g1(self, language, setup, keys, upstreams, target, copies=0):
         """G1 for one client and one set-up (and G1p for the peers in it,
         and G1r for `copies` copies of the relay alive beside it)."""
-        client = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}[language]
+        client = CLIENTS[language]
         copies = [f"relay-copy-{k}" for k in range(1, copies + 1)]
         added, direct, share, n, missing = self.rounds(language, [*keys, *copies], upstreams)
 
@@ -325,7 +326,7 @@ class Bench:
     def g1_busy(self, language, setup, upstreams):
         """G1r beside G1's set-up (b): the gateway's place taken by the
         relay spinning on each read."""
-        client = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}[language]
+        client = CLIENTS[language]
         for ns in BUSY_NS:
             key = f"busy-{ns}"
             added, direct, _, _, missing = self.rounds(language, ["direct", "relay", key], upstreams)
