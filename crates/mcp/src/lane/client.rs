@@ -68,7 +68,8 @@ struct PlainCall<'a> {
     params: Call,
 }
 
-/// A line, as far as the lane reads it to know whether it is its.
+/// A line that is no plain call, as far as the lane reads it to know
+/// whether it cancels one of its calls.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Peek<'a> {
