@@ -5,12 +5,16 @@
 //! (two more pipes, two more wake-ups); `script/bench-mcp` reports every
 //! gateway's added latency as a multiple of this one's.
 //!
-//! Usage: `mcp_relay [--busy-ns N] COMMAND [ARG...]` (the server's stderr is
-//! passed through; the relay exits when the server's stdout closes, with the
-//! server's status). With `--busy-ns N` it spins N nanoseconds on each read
-//! before writing what it read: a relay doing that much work a line, which
-//! `script/bench-mcp` prints beside G1 to show what a few microseconds of
-//! work cost in its set-ups.
+//! Usage: `mcp_relay [--busy-ns N] [--parse] COMMAND [ARG...]` (the server's
+//! stderr is passed through; the relay exits when the server's stdout
+//! closes, with the server's status). `script/bench-mcp` prints two kinds
+//! of relay beside G1, to show what a little work a line costs in its
+//! set-ups:
+//! - with `--busy-ns N` it spins N nanoseconds on each read before writing
+//!   what it read;
+//! - with `--parse` it reads each whole line as JSON (`serde_json::Value`)
+//!   and writes it again, compact: the least any process that reads its
+//!   messages does (a line that is no JSON is written as it came).
 
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
@@ -19,19 +23,24 @@ use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1).peekable();
-    let busy = if args.next_if(|arg| arg == "--busy-ns").is_some() {
-        match args.next().and_then(|n| n.to_str()?.parse().ok()) {
-            Some(ns) => Some(Duration::from_nanos(ns)),
-            None => {
-                eprintln!("mcp_relay: --busy-ns takes a whole number of nanoseconds");
-                return ExitCode::from(2);
+    let (mut busy, mut parse) = (None, false);
+    loop {
+        if args.next_if(|arg| arg == "--busy-ns").is_some() {
+            match args.next().and_then(|n| n.to_str()?.parse().ok()) {
+                Some(ns) => busy = Some(Duration::from_nanos(ns)),
+                None => {
+                    eprintln!("mcp_relay: --busy-ns takes a whole number of nanoseconds");
+                    return ExitCode::from(2);
+                }
             }
+        } else if args.next_if(|arg| arg == "--parse").is_some() {
+            parse = true;
+        } else {
+            break;
         }
-    } else {
-        None
-    };
+    }
     let Some(program) = args.next() else {
-        eprintln!("usage: mcp_relay [--busy-ns N] COMMAND [ARG...]");
+        eprintln!("usage: mcp_relay [--busy-ns N] [--parse] COMMAND [ARG...]");
         return ExitCode::from(2);
     };
     let mut child = match Command::new(&program)
@@ -52,6 +61,8 @@ fn main() -> ExitCode {
     let mut client_out = std::io::stdout().lock();
     // Larger than std's stdin buffer, so each read goes straight to read(2).
     let mut buf = vec![0u8; 64 * 1024];
+    // With --parse: each direction's line read so far, and what is written.
+    let (mut to_server_line, mut to_client_line, mut out) = (Vec::new(), Vec::new(), Vec::new());
     let mut fds = [
         libc::pollfd {
             fd: client_in.as_raw_fd(),
@@ -77,7 +88,8 @@ fn main() -> ExitCode {
             match client_in.read(&mut buf) {
                 Ok(n) if n > 0 => {
                     spin(busy);
-                    let sent = to_server.as_mut().map(|w| w.write_all(&buf[..n]));
+                    let read = lines(parse, &mut to_server_line, &buf[..n], &mut out);
+                    let sent = to_server.as_mut().map(|w| w.write_all(read));
                     if !matches!(sent, Some(Ok(()))) {
                         break;
                     }
@@ -95,8 +107,9 @@ fn main() -> ExitCode {
             match from_server.read(&mut buf) {
                 Ok(n) if n > 0 => {
                     spin(busy);
+                    let read = lines(parse, &mut to_client_line, &buf[..n], &mut out);
                     if client_out
-                        .write_all(&buf[..n])
+                        .write_all(read)
                         .and_then(|()| client_out.flush())
                         .is_err()
                     {
@@ -123,4 +136,27 @@ fn spin(busy: Option<Duration>) {
             std::hint::spin_loop();
         }
     }
+}
+
+/// What to write of `read`: itself, or with `parse`, each line it ends
+/// (after what `line` holds of it) read as JSON and written again; the
+/// rest of the last line waits in `line`.
+fn lines<'a>(parse: bool, line: &mut Vec<u8>, read: &'a [u8], out: &'a mut Vec<u8>) -> &'a [u8] {
+    if !parse {
+        return read;
+    }
+    out.clear();
+    let mut rest = read;
+    while let Some(end) = memchr::memchr(b'\n', rest) {
+        line.extend_from_slice(&rest[..end]);
+        rest = &rest[end + 1..];
+        let again = serde_json::from_slice::<serde_json::Value>(line)
+            .ok()
+            .and_then(|value| serde_json::to_vec(&value).ok());
+        out.extend_from_slice(again.as_deref().unwrap_or(line));
+        out.push(b'\n');
+        line.clear();
+    }
+    line.extend_from_slice(rest);
+    out
 }

@@ -24,10 +24,13 @@ HTTP, and computes the figures.
   G1p  the same figure for each peer in (a): disclose's must be below it.
   G1r  readings of G1's divisor, not targets. In (a), copies of the relay
        alive beside it, each read as the gateway is: how far one relay's
-       added latency is from another's in the same run. Beside (b), a set-up
-       of the same three systems with the gateway replaced by the relay
-       spinning a few microseconds on each read (mcp_relay --busy-ns): what
-       that much work a line reads as a multiple of the relay.
+       added latency is from another's in the same run; and the relay that
+       reads each line as JSON and writes it again (mcp_relay --parse): the
+       least any process that reads its messages adds. Beside (b), a set-up
+       of the same three systems for each of: the relay spinning a few
+       microseconds on each read (mcp_relay --busy-ns), and the parsing
+       relay, in the gateway's place: what that much work a line reads as
+       a multiple of the relay.
   G2   launch to tools/list answered with three upstreams (server-everything,
        server-filesystem, server-memory) over the same three started at once
        by the same client (the Python SDK), median over rounds: target <= 1.1x.
@@ -77,6 +80,7 @@ RELAY_COPIES = int(os.environ.get("BENCH_MCP_RELAY_COPIES", "2"))
 BUSY_NS = [int(ns) for ns in os.environ.get("BENCH_MCP_BUSY_NS", "1000 2000").split()]
 WARM = 20  # calls per system before the first round, not counted
 CLIENTS = {"python": "Python SDK client", "typescript": "TypeScript SDK client"}
+STAND_INS = {"parse": "the relay reading each line as JSON and writing it again"}
 PEERS = {
     "mcp-hub": "mcp-hub 4.2.1 (SSE)",
     "mcp-gateway": "lasso mcp-gateway 1.2.1",
@@ -170,6 +174,8 @@ class Bench:
         if key.startswith("busy-"):
             busy = ["--busy-ns", key.removeprefix("busy-")]
             return [{"stdio": [self.relay, *busy, *argv]} for argv, _ in upstreams.values()], None
+        if key == "parse":
+            return [{"stdio": [self.relay, "--parse", *argv]} for argv, _ in upstreams.values()], None
         if key == "disclose":
             servers = {n: {"command": a[0], "args": a[1:], "env": e, "approval": "never"} for n, (a, e) in upstreams.items()}
             config = self.write({"mcpServers": servers})
@@ -276,7 +282,8 @@ class Bench:
         and G1r for `copies` copies of the relay alive beside it)."""
         client = CLIENTS[language]
         copies = [f"relay-copy-{k}" for k in range(1, copies + 1)]
-        added, direct, share, n, missing = self.rounds(language, [*keys, *copies], upstreams)
+        readings = [*copies, "parse"] if copies else []
+        added, direct, share, n, missing = self.rounds(language, [*keys, *readings], upstreams)
 
         # A system's added latency is the median of its per-round
         # differences from direct; the figure is that over the relay's.
@@ -322,20 +329,28 @@ class Bench:
                 f"  G1r copy {k} of the relay, alive beside it, {client}, {setup} {fmt(multiple(key))}x the relay "
                 f"(not a target)  [{ms(key):+.4f} ms a call; the gateway's G1 over this copy {fmt(multiple('disclose', ms(key)))}x]"
             )
+        if "parse" in readings:
+            if "parse" in missing:
+                say(f"  G1r {STAND_INS['parse']}, {client}: not measured ({missing['parse']})")
+            else:
+                say(
+                    f"  G1r {STAND_INS['parse']}, alive beside it, {client}, {setup} {fmt(multiple('parse'))}x the relay "
+                    f"(not a target)  [{ms('parse'):+.4f} ms a call; the gateway {ms('disclose') - ms('parse'):+.4f} ms over it]"
+                )
 
     def g1_busy(self, language, setup, upstreams):
         """G1r beside G1's set-up (b): the gateway's place taken by the
-        relay spinning on each read."""
+        relay spinning on each read, and by the relay parsing each line."""
         client = CLIENTS[language]
-        for ns in BUSY_NS:
-            key = f"busy-{ns}"
+        for key in [*(f"busy-{ns}" for ns in BUSY_NS), "parse"]:
+            label = STAND_INS.get(key) or f"the relay spinning {int(key.removeprefix('busy-')) / 1000:g} us a read"
             added, direct, _, _, missing = self.rounds(language, ["direct", "relay", key], upstreams)
             if key in missing:
-                say(f"  G1r the relay spinning {ns / 1000:g} us a read, {client}: not measured ({missing[key]})")
+                say(f"  G1r {label}, {client}: not measured ({missing[key]})")
                 continue
             relay, busy = (statistics.median(added[k]) * 1e3 for k in ("relay", key))
             say(
-                f"  G1r the relay spinning {ns / 1000:g} us a read in the gateway's place, {client}, {setup} "
+                f"  G1r {label} in the gateway's place, {client}, {setup} "
                 f"{fmt(busy / relay) if relay > 0 else 'inf'}x the relay (not a target)  "
                 f"[{busy:+.4f} ms against {relay:+.4f} ms a call over direct {direct * 1e3:.3f} ms]"
             )
