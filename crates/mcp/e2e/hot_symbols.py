@@ -30,7 +30,10 @@ def drive(argv, calls):
         proc.stdin.write((json.dumps(message) + "\n").encode())
         proc.stdin.flush()
         if "id" in message:
-            answer = json.loads(proc.stdout.readline())
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit(f"hot_symbols: the gateway under valgrind ended before answering {message['method']}: run {' '.join(argv)} to see why")
+            answer = json.loads(line)
             if "result" not in answer:
                 sys.exit(f"hot_symbols: the gateway refused {message['method']}: {answer}")
             return answer
