@@ -19,25 +19,44 @@ fn plain() -> Build<'static> {
     }
 }
 
+/// A build's fields, for a failed assertion.
+fn described(build: &Build) -> String {
+    format!(
+        "{} {} rustc {} rustflags {:?} linker set {} gateway {} order {}",
+        build.target,
+        build.profile,
+        build.rustc,
+        build.rustflags,
+        build.linker_set,
+        build.gateway,
+        build.order
+    )
+}
+
 #[test]
 fn the_order_is_passed_to_rusts_own_linker_in_a_release_build_of_the_gateway() {
-    assert!(applies(&plain()));
-    assert!(applies(&Build {
-        rustc: "1.90.0",
-        ..plain()
-    }));
-    assert!(applies(&Build {
-        rustc: "1.96.0-nightly",
-        ..plain()
-    }));
-    assert!(applies(&Build {
-        rustc: "2.0.0",
-        ..plain()
-    }));
-    assert!(applies(&Build {
-        rustflags: "-Ctarget-cpu=native",
-        ..plain()
-    }));
+    let ordered = [
+        plain(),
+        Build {
+            rustc: "1.90.0",
+            ..plain()
+        },
+        Build {
+            rustc: "1.96.0-nightly",
+            ..plain()
+        },
+        Build {
+            rustc: "2.0.0",
+            ..plain()
+        },
+        Build {
+            rustflags: "-Ctarget-cpu=native",
+            ..plain()
+        },
+    ];
+    for build in &ordered {
+        assert!(applies(build), "{}", described(build));
+    }
 }
 
 #[test]
@@ -106,17 +125,7 @@ fn any_other_build_is_linked_as_cargo_links_it() {
         },
     ];
     for build in &others {
-        assert!(
-            !applies(build),
-            "{} {} {} {:?} {} {} {}",
-            build.target,
-            build.profile,
-            build.rustc,
-            build.rustflags,
-            build.linker_set,
-            build.gateway,
-            build.order
-        );
+        assert!(!applies(build), "{}", described(build));
     }
 }
 

@@ -90,8 +90,7 @@ def main():
         config = Path(tmp) / "config.json"
         config.write_text(json.dumps({"mcpServers": {"echo": {"command": echo, "args": [], "approval": "never"}}}))
         profile = Path(tmp) / "callgrind.out"
-        env_home = {"HOME": tmp, "XDG_STATE_HOME": tmp, "XDG_CONFIG_HOME": tmp, "XDG_DATA_HOME": tmp}
-        os.environ.update(env_home)
+        os.environ.update({"HOME": tmp, "XDG_STATE_HOME": tmp, "XDG_CONFIG_HOME": tmp, "XDG_DATA_HOME": tmp})
         drive(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--compress-pos=no", "--compress-strings=no",
                f"--callgrind-out-file={profile}", disclose, "mcp", "--config", str(config)], calls)
         ran = counts(profile)
