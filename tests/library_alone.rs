@@ -1,9 +1,9 @@
 //! The library alone: a scratch crate outside the repository that depends on
-//! `disclose` by name, with its defaults, has none of the harness's crates
+//! `disclose-catalog` (the library's registry name), with its defaults, has none of the harness's crates
 //! in its tree (docs/decisions.md, "The library an embedder adds is its own
 //! crate"). Runs `cargo tree` offline, pinned by a copy of the repository's
 //! `Cargo.lock`, so it needs no network and builds nothing; `.ci/run` builds,
-//! lints and tests the library alone (`-p disclose`).
+//! lints and tests the library alone (`-p disclose-catalog`).
 
 use std::path::Path;
 use std::process::Command;
@@ -86,7 +86,7 @@ fn names(crates: &[String]) -> Vec<&str> {
 
 #[test]
 fn the_library_alone_brings_no_harness_crate() {
-    let alone = scratch_tree("disclose", "crates/disclose", true, &[]);
+    let alone = scratch_tree("disclose-catalog", "crates/disclose", true, &[]);
     let alone_names = names(&alone);
     for harness in HARNESS_ONLY {
         assert!(
@@ -94,10 +94,10 @@ fn the_library_alone_brings_no_harness_crate() {
             "{harness} is in the library's tree: {alone:#?}"
         );
     }
-    let direct = scratch_tree("disclose", "crates/disclose", true, &["--depth", "2"]);
+    let direct = scratch_tree("disclose-catalog", "crates/disclose", true, &["--depth", "2"]);
     let mut direct: Vec<&str> = names(&direct)
         .into_iter()
-        .filter(|name| !["disclose", "scratch"].contains(name))
+        .filter(|name| !["disclose-catalog", "scratch"].contains(name))
         .collect();
     direct.sort_unstable();
     direct.dedup();
@@ -138,7 +138,7 @@ fn the_library_alone_brings_no_harness_crate() {
 fn the_replay_core_brings_no_validator() {
     let replay = scratch_tree("disclose-replay", "crates/replay", true, &[]);
     let replay_names = names(&replay);
-    assert!(replay_names.contains(&"disclose") && replay_names.contains(&"similar"));
+    assert!(replay_names.contains(&"disclose-catalog") && replay_names.contains(&"similar"));
     assert!(
         !replay_names.contains(&"jsonschema"),
         "jsonschema is in disclose-replay's tree: {replay:#?}"

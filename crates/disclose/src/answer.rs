@@ -22,7 +22,7 @@ use crate::{CALL, DESCRIBE};
 /// the host serves the card with [`Run::expand`]:
 ///
 /// ```
-/// use disclose::{Answer, Catalog, Mode, ShelfSkill, ToolCall, ToolDecl};
+/// use disclose_catalog::{Answer, Catalog, Mode, ShelfSkill, ToolCall, ToolDecl};
 /// use serde_json::json;
 ///
 /// let mut catalog = Catalog::new();

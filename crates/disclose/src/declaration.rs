@@ -99,7 +99,7 @@ impl fmt::Display for Approval {
 /// them only on purpose:
 ///
 /// ```
-/// use disclose::{Approval, Effect, ToolDecl};
+/// use disclose_catalog::{Approval, Effect, ToolDecl};
 /// use serde_json::json;
 ///
 /// let decl = ToolDecl::new("github", "get_issue", "Read one issue.", json!({"type": "object"}))

@@ -15,11 +15,11 @@
 //! move a tool's effect away from `irreversible` (see [`mcp_effect`]).
 //!
 //! ```
-//! use disclose::{Catalog, Effect};
+//! use disclose_catalog::{Catalog, Effect};
 //!
 //! let list = r#"{"tools": [{"name": "read_file", "description": "Read a file.",
 //!     "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}]}"#;
-//! let imported = disclose::import::mcp(list, "fs").expect("a tools/list result");
+//! let imported = disclose_catalog::import::mcp(list, "fs").expect("a tools/list result");
 //! assert_eq!(imported.tools[0].effect, Effect::Read);
 //!
 //! let mut catalog = Catalog::new();

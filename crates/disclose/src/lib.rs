@@ -1,6 +1,18 @@
-//! `disclose`: a deterministic, progressive-disclosure tool catalog for LLM
-//! agents, and the pure core of the harness that replays recorded sessions
-//! through it.
+//! `disclose-catalog`: a deterministic, progressive-disclosure tool catalog
+//! for LLM agents, and the pure core of the harness that replays recorded
+//! sessions through it.
+//!
+//! An embedder adds the crate by its registry name, and names it in code as
+//! `disclose_catalog`:
+//!
+//! ```toml
+//! [dependencies]
+//! disclose-catalog = "0.1"
+//! ```
+//!
+//! (`disclose = { package = "disclose-catalog", version = "0.1" }` keeps the
+//! shorter path `disclose::`, as this repository's own crates do. The
+//! registry's `disclose` is another project's.)
 //!
 //! A few core tools are always in the request's tool list; every other
 //! admitted tool or skill appears only as one line of a dormant index capped
@@ -13,7 +25,7 @@
 //! to [`Run::answer`]:
 //!
 //! ```
-//! use disclose::{Answer, Catalog, Effect, Mode, Provider, ToolCall, ToolDecl};
+//! use disclose_catalog::{Answer, Catalog, Effect, Mode, Provider, ToolCall, ToolDecl};
 //! use serde_json::json;
 //!
 //! let mut catalog = Catalog::new();

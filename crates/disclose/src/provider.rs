@@ -138,7 +138,7 @@ impl fmt::Display for Provider {
 /// request's `tools` array, and the same array parsed.
 ///
 /// ```
-/// use disclose::{Catalog, Mode, Provider};
+/// use disclose_catalog::{Catalog, Mode, Provider};
 ///
 /// let run = Catalog::new().start(Mode::Chat);
 /// let tools = run.tools_for(Provider::OpenAiResponses);

@@ -197,7 +197,7 @@ impl<W: Write> Lines<W> {
 /// JSON: it lacks its closing `}`).
 ///
 /// ```
-/// use disclose::{Answer, Mode, Provider, Recorder, ToolCall, ToolDecl};
+/// use disclose_catalog::{Answer, Mode, Provider, Recorder, ToolCall, ToolDecl};
 /// use serde_json::json;
 ///
 /// let mut recorder = Recorder::new(Vec::new(), "a recorded run");
