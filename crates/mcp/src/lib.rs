@@ -36,6 +36,7 @@ pub mod gateway;
 pub mod http;
 pub mod http_client;
 pub mod lane;
+pub mod policy;
 pub mod recording;
 pub mod secrets;
 pub mod session;
@@ -43,7 +44,6 @@ pub mod shared;
 pub mod stdio;
 pub mod upstream;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -250,6 +250,14 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
     let env = |name: &str| std::env::var(name).ok();
     let config = config::parse(&file, &bytes, &env).map_err(|e| e.to_string())?;
     secrets::install(secrets::Secrets::of(&config, token));
+    for (path, origin) in &config.mapped {
+        log(&format!("{file}: {path} serves as origin \"{origin}\""));
+    }
+    for path in &config.disabled {
+        log(&format!(
+            "{file}: {path} is disabled (\"disabled\": true) and not started"
+        ));
+    }
     for key in &config.ignored {
         log(&format!(
             "{file}: {key} is not read by disclose mcp (left to other clients)"
@@ -276,19 +284,29 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         .map(|server| Arc::new(Upstream::new(server.clone(), args.start_timeout)))
         .collect();
     let started = upstream::start_all(upstreams).await;
-    let approvals: BTreeMap<&str, disclose::Approval> = config
-        .servers
+    // Each server's tools as its filter admits them: a tool left out is
+    // never declared, so no run, index or recording holds it.
+    let admitted: Vec<(&config::Server, Vec<serde_json::Value>)> = started
         .iter()
-        .map(|(origin, server)| (origin.as_str(), server.approval))
+        .filter_map(|(upstream, tools)| {
+            let server = config.servers.get(upstream.origin())?;
+            let (kept, left_out) = catalog::filtered(tools, &server.tools);
+            if left_out > 0 {
+                log(&format!(
+                    "{}: {left_out} of {} tools left out by {}.tools",
+                    server.origin,
+                    tools.len(),
+                    server.path
+                ));
+            }
+            Some((server, kept))
+        })
         .collect();
-    let listed: Vec<Listed<'_>> = started
+    let listed: Vec<Listed<'_>> = admitted
         .iter()
-        .map(|(upstream, tools)| Listed {
-            origin: upstream.origin(),
-            approval: approvals
-                .get(upstream.origin())
-                .copied()
-                .unwrap_or_default(),
+        .map(|(server, tools)| Listed {
+            origin: &server.origin,
+            approval: &server.approval,
             tools,
         })
         .collect();
