@@ -1261,3 +1261,60 @@ fn the_index_in_the_instructions_stays_within_its_ceiling_over_500_tools() {
     assert!(status.success(), "{stderr}");
     assert!(stderr.contains("many: 500 tools listed"), "{stderr}");
 }
+
+/// What the gateway shows a model, pinned byte for byte for configs users
+/// already have: the `tools/list` answer and the `instructions`, in
+/// `tests/mcp/pinned/`. Nothing the gateway forwards besides tools (its
+/// prompts, resources, questions) may move them. A deliberate change is
+/// blessed with `DISCLOSE_BLESS=1 cargo test --test mcp pinned`, after
+/// reading the diff.
+#[test]
+fn the_tool_list_and_instructions_are_pinned_for_existing_configs() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir(dir.path().join("root")).expect("a root");
+    let root = dir.path().join("root");
+    let memory_file = dir.path().join("memory.jsonl");
+    let configs = [
+        ("memory", json!({"memory": memory(&memory_file, "never")})),
+        (
+            "filesystem-and-memory",
+            json!({"fs": filesystem(&root, "required"), "memory": memory(&memory_file, "required")}),
+        ),
+        (
+            "reference-servers",
+            json!({"everything": everything("required"), "fs": filesystem(&root, "never"), "memory": memory(&memory_file, "never")}),
+        ),
+    ];
+    let pinned = support::root().join("tests/mcp/pinned");
+    let bless = std::env::var_os("DISCLOSE_BLESS").is_some();
+    let mut differs = Vec::new();
+    for (name, servers) in configs {
+        let config = config(dir.path(), servers).display().to_string();
+        let mut wire = Wire::start(&["--config", &config]);
+        let initialized = wire.initialize();
+        let instructions = initialized["result"]["instructions"]
+            .as_str()
+            .expect("instructions")
+            .to_string();
+        let tools = wire.request(1, "tools/list", json!({}));
+        let (status, _) = wire.disconnect(Duration::from_secs(20));
+        assert!(status.success());
+        for (file, got) in [
+            (format!("{name}.tools-list.json"), format!("{tools}\n")),
+            (format!("{name}.instructions.md"), instructions),
+        ] {
+            let path = pinned.join(&file);
+            if bless {
+                std::fs::create_dir_all(&pinned).expect("the pinned directory");
+                std::fs::write(&path, &got).expect("bless");
+                continue;
+            }
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if want != got {
+                differs.push(format!("{file}:\n--- pinned\n{want}\n--- now\n{got}"));
+            }
+        }
+    }
+    assert!(differs.is_empty(), "{}", differs.join("\n"));
+}
