@@ -35,14 +35,18 @@ pub mod config;
 pub mod gateway;
 pub mod http;
 pub mod http_client;
+pub mod hub;
 pub mod lane;
+pub mod listing;
 pub mod policy;
+pub mod questions;
 pub mod recording;
 pub mod secrets;
 pub mod session;
 pub mod shared;
 pub mod stdio;
 pub mod upstream;
+pub mod uri_template;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,7 +57,7 @@ use disclose::{Profile, RecordedRun, Recorder};
 
 use crate::catalog::{Listed, Snapshot};
 use crate::recording::Out;
-use crate::shared::{Options, Parts, Shared};
+use crate::shared::{Forwards, Options, Parts, Shared};
 use crate::upstream::Upstream;
 
 /// `disclose mcp`: serve every server of an `mcpServers` config through the
@@ -278,12 +282,30 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         }
         (None, _) => (Out::Nowhere, None),
     };
+    let hub = Arc::new(hub::Hub::new(gateway::own(), config.order.clone()));
     let upstreams: Vec<Arc<Upstream>> = config
         .servers
         .values()
-        .map(|server| Arc::new(Upstream::new(server.clone(), args.start_timeout)))
+        .map(|server| {
+            let hub = Arc::clone(&hub);
+            Arc::new(Upstream::new(server.clone(), args.start_timeout, hub))
+        })
         .collect();
     let started = upstream::start_all(upstreams).await;
+    let mut forwards = Forwards::default();
+    for (upstream, _) in &started {
+        let Some(declared) = upstream.declared().await else {
+            continue;
+        };
+        if let Some(prompts) = &declared.prompts {
+            forwards.prompts_changed |= prompts.list_changed == Some(true);
+        }
+        if let Some(resources) = &declared.resources {
+            forwards.resources_changed |= resources.list_changed == Some(true);
+            forwards.subscribe |= resources.subscribe == Some(true);
+        }
+        forwards.completions |= declared.completions.is_some();
+    }
     // Each server's tools as its filter admits them: a tool left out is
     // never declared, so no run, index or recording holds it.
     let admitted: Vec<(&config::Server, Vec<serde_json::Value>)> = started
@@ -353,6 +375,8 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         about,
         record: args.record.clone(),
         upstreams,
+        hub,
+        forwards,
         options: Options {
             call_timeout: args.call_timeout,
             allow_all: args.dangerously_allow_all,

@@ -58,6 +58,8 @@ pub struct SessionRun {
     /// Whether to say on stderr when it ends (not for stdio's one session,
     /// whose end is the gateway's).
     announce_end: bool,
+    /// Run once when it ends (it leaves the hub).
+    on_end: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 /// Locks a mutex whose holder may have panicked: the data is plain and
@@ -100,7 +102,13 @@ impl SessionRun {
             calls: AtomicU64::new(0),
             record_failed: opened.record_failed,
             announce_end: opened.announce_end,
+            on_end: Mutex::new(None),
         }
+    }
+
+    /// Has `end` run when the session ends.
+    pub fn on_end(&self, end: impl FnOnce() + Send + 'static) {
+        *lock(&self.on_end) = Some(Box::new(end));
     }
 
     /// The gateway's number for this session.
@@ -188,6 +196,9 @@ fn ended() -> Answer {
 
 impl Drop for SessionRun {
     fn drop(&mut self) {
+        if let Some(end) = lock(&self.on_end).take() {
+            end();
+        }
         let run = lock(&self.run).take();
         let mut incomplete = None;
         if let Some(run) = run {
