@@ -6,6 +6,7 @@
 //! server-memory), installed at pinned versions by script/mcp-e2e-install.
 //! Each test is one gateway (or two) with its own temporary roots.
 
+mod forward;
 mod http;
 mod support;
 

@@ -696,7 +696,11 @@ impl ServerHandler for Gateway {
         params.arguments = request.arguments.clone();
         let sent = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
         match self.forward(&route.origin, sent, what, &context).await? {
-            ServerResult::GetPromptResult(result) => Ok(result.into()),
+            ServerResult::GetPromptResult(mut result) => {
+                // The 2026-07-28 envelope; rmcp drops it for older clients.
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(result.into())
+            }
             _ => Err(unexpected(&route.origin, what)),
         }
     }
@@ -747,7 +751,10 @@ impl ServerHandler for Gateway {
         let params = ReadResourceRequestParams::new(request.uri.clone());
         let sent = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
         match self.forward(&origin, sent, what, &context).await? {
-            ServerResult::ReadResourceResult(result) => Ok(result.into()),
+            ServerResult::ReadResourceResult(mut result) => {
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(result.into())
+            }
             _ => Err(unexpected(&origin, what)),
         }
     }
@@ -871,7 +878,10 @@ impl ServerHandler for Gateway {
         };
         let sent = ClientRequest::CompleteRequest(CompleteRequest::new(sent));
         match self.forward(&origin, sent, what, &context).await? {
-            ServerResult::CompleteResult(result) => Ok(result),
+            ServerResult::CompleteResult(mut result) => {
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(result)
+            }
             _ => Err(unexpected(&origin, what)),
         }
     }
