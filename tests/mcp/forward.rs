@@ -41,7 +41,12 @@ fn messages(answer: &Value) -> Vec<String> {
         .as_array()
         .unwrap_or_else(|| panic!("messages in {answer}"))
         .iter()
-        .map(|m| m["content"]["text"].as_str().unwrap_or_default().to_string())
+        .map(|m| {
+            m["content"]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect()
 }
 
@@ -87,7 +92,10 @@ fn prompts_resources_and_completions_of_every_upstream_reach_every_client() {
         // Every content block comes back, the embedded resource included.
         let embedded = client.send(json!({"op": "get_prompt", "name": "everything__resource-prompt", "args": {"resourceType": "Text", "resourceId": "2"}}));
         let blocks = &embedded["result"]["messages"];
-        assert_eq!(blocks[1]["content"]["type"], "resource", "{sdk:?}: {embedded}");
+        assert_eq!(
+            blocks[1]["content"]["type"], "resource",
+            "{sdk:?}: {embedded}"
+        );
         assert_eq!(
             blocks[1]["content"]["resource"]["uri"], "demo://resource/dynamic/text/2",
             "{sdk:?}"
@@ -123,7 +131,8 @@ fn prompts_resources_and_completions_of_every_upstream_reach_every_client() {
                 .contains(&"demo://resource/dynamic/text/{resourceId}"),
             "{sdk:?}: {templates}"
         );
-        let by_template = client.send(json!({"op": "read", "uri": "demo://resource/dynamic/text/3"}));
+        let by_template =
+            client.send(json!({"op": "read", "uri": "demo://resource/dynamic/text/3"}));
         assert!(
             contents(&by_template).starts_with("Resource 3: This is a plaintext resource"),
             "{sdk:?}: {by_template}"
@@ -156,11 +165,7 @@ fn prompts_resources_and_completions_of_every_upstream_reach_every_client() {
         );
 
         // A resource_link in a tool result is readable through the gateway.
-        let links = client.call(
-            "everything__get-resource-links",
-            json!({"count": 2}),
-            &[],
-        );
+        let links = client.call("everything__get-resource-links", json!({"count": 2}), &[]);
         let linked: Vec<String> = links["result"]["content"]
             .as_array()
             .expect("content")
@@ -216,9 +221,7 @@ fn a_server_s_question_goes_to_the_session_whose_call_asked_it() {
     // Two sessions call the same HTTP server's asking tool at once: each
     // question arrives on the stream of the call it belongs to, and each
     // session answers only its own.
-    let elicit = |name: &str| {
-        json!({"op": "call", "name": "call", "args": {"name": "web__trigger-elicitation-request", "args": {}}, "answers": [{"name": name}]})
-    };
+    let elicit = |name: &str| json!({"op": "call", "name": "call", "args": {"name": "web__trigger-elicitation-request", "args": {}}, "answers": [{"name": name}]});
     ts.ask(elicit("Ada"));
     py.ask(elicit("Bo"));
     let (ts_answer, py_answer) = (ts.answer(), py.answer());
@@ -250,7 +253,10 @@ fn a_server_s_question_goes_to_the_session_whose_call_asked_it() {
     // server-everything puts its own words before the prompt.
     let asked = sampled["asked"].as_array().expect("asked");
     assert!(
-        asked.len() == 1 && asked[0].as_str().is_some_and(|a| a.starts_with("sampling: ") && a.ends_with("hello there")),
+        asked.len() == 1
+            && asked[0]
+                .as_str()
+                .is_some_and(|a| a.starts_with("sampling: ") && a.ends_with("hello there")),
         "{sampled}"
     );
     assert!(text(&sampled).contains("hello there\""), "{sampled}");
@@ -308,8 +314,14 @@ fn resource_updates_reach_only_the_sessions_subscribed_and_list_changes_reach_al
             .collect()
     };
     let (for_a, for_b) = (updated(&seen_a), updated(&seen_b));
-    assert!(!for_a.is_empty() && for_a.iter().all(|u| u == one), "{seen_a}");
-    assert!(!for_b.is_empty() && for_b.iter().all(|u| u == two), "{seen_b}");
+    assert!(
+        !for_a.is_empty() && for_a.iter().all(|u| u == one),
+        "{seen_a}"
+    );
+    assert!(
+        !for_b.is_empty() && for_b.iter().all(|u| u == two),
+        "{seen_b}"
+    );
     let unsubscribed = a.send(json!({"op": "unsubscribe", "uri": one}));
     assert!(unsubscribed.get("result").is_some(), "{unsubscribed}");
 
@@ -365,7 +377,10 @@ fn filters_approval_rules_and_vs_code_s_shape_hold_with_real_servers() {
         true,
         &["--config", &path, "--record", &record_arg],
     );
-    let index = client.ready["instructions"].as_str().expect("instructions").to_string();
+    let index = client.ready["instructions"]
+        .as_str()
+        .expect("instructions")
+        .to_string();
     assert!(index.contains("- everything-server__echo:"), "{index}");
     assert!(!index.contains("get-env"), "{index}");
     assert!(!index.contains("toggle-simulated-logging"), "{index}");
@@ -401,14 +416,17 @@ fn filters_approval_rules_and_vs_code_s_shape_hold_with_real_servers() {
     assert_eq!(echo["asked"].as_array().expect("asked").len(), 1, "{echo}");
     let read = client.call("second__read_note", json!({}), &[]);
     assert_eq!(text(&read), "the note");
-    assert!(read["asked"].as_array().expect("asked").is_empty(), "{read}");
-    let wrote = client.call(
-        "second__write_note",
-        json!({"text": "x"}),
-        &["allow once"],
+    assert!(
+        read["asked"].as_array().expect("asked").is_empty(),
+        "{read}"
     );
+    let wrote = client.call("second__write_note", json!({"text": "x"}), &["allow once"]);
     assert_eq!(text(&wrote), "wrote x");
-    assert_eq!(wrote["asked"].as_array().expect("asked").len(), 1, "{wrote}");
+    assert_eq!(
+        wrote["asked"].as_array().expect("asked").len(),
+        1,
+        "{wrote}"
+    );
 
     let (status, stderr) = client.close();
     assert!(status.success(), "{stderr}");
@@ -429,9 +447,18 @@ fn filters_approval_rules_and_vs_code_s_shape_hold_with_real_servers() {
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).expect("a JSON line"))
         .filter(|op| op["op"] == "tool")
-        .map(|op| format!("{}/{}", op["origin"].as_str().unwrap_or_default(), op["name"].as_str().unwrap_or_default()))
+        .map(|op| {
+            format!(
+                "{}/{}",
+                op["origin"].as_str().unwrap_or_default(),
+                op["name"].as_str().unwrap_or_default()
+            )
+        })
         .collect();
-    assert!(declared.contains(&"everything-server/echo".to_string()), "{declared:?}");
+    assert!(
+        declared.contains(&"everything-server/echo".to_string()),
+        "{declared:?}"
+    );
     assert!(
         !declared.iter().any(|d| d.ends_with("/get-env")),
         "a filtered tool was declared in the recording: {declared:?}"
@@ -452,7 +479,8 @@ fn an_upstream_that_dies_serving_resources_read_is_restarted_by_the_next_read() 
     let died = client.send(json!({"op": "read", "uri": "second://fragile"}));
     let error = died["error"].as_str().unwrap_or_default();
     assert!(
-        error.contains("server \"second\" exited") && error.contains("during resources/read \"second://fragile\""),
+        error.contains("server \"second\" exited")
+            && error.contains("during resources/read \"second://fragile\""),
         "{died}"
     );
     let again = client.send(json!({"op": "read", "uri": "second://fragile"}));
