@@ -488,3 +488,33 @@ fn an_upstream_that_dies_serving_resources_read_is_restarted_by_the_next_read() 
     let (_, stderr) = client.close();
     assert!(stderr.contains("second: restarted"), "{stderr}");
 }
+
+/// A client of 2026-07-28 takes no request from a server: the gateway
+/// gives it the server's question as `input_required` on its call, and
+/// its retry's answer goes back to the server, which then finishes.
+#[test]
+fn a_2026_07_28_client_is_asked_a_server_s_questions_in_rounds_of_its_call() {
+    let (_dir, config) = both();
+    let mut client = Driver::launch(
+        Sdk::PythonModern,
+        true,
+        crate::support::disclose(),
+        &["mcp", "--config", &config],
+        &[("MCP_SAMPLING", "1")],
+    );
+    assert_eq!(client.ready["protocol"], "2026-07-28", "{}", client.ready);
+    let call = |name: &str, args: Value, answers: Value| json!({"op": "call", "name": "call", "args": {"name": name, "args": args}, "answers": answers});
+    let named = client.send(call("second__ask_name", json!({}), json!([{"name": "Di"}])));
+    assert_eq!(text(&named), "hello Di", "{named}");
+    assert_eq!(named["asked"], json!(["What is your name?"]));
+    let sampled = client.send(call(
+        "everything__trigger-sampling-request",
+        json!({"prompt": "rounds", "maxTokens": 5}),
+        json!([]),
+    ));
+    assert!(text(&sampled).contains("rounds\""), "{sampled}");
+    let declined = client.send(call("second__ask_name", json!({}), json!(["reject"])));
+    assert_eq!(text(&declined), "decline", "{declined}");
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+}

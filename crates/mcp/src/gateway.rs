@@ -54,7 +54,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::approval::{self, Decision};
-use crate::questions::Asker;
+use crate::questions::{Asker, Parked};
 use crate::session::{Allowance, SessionRun, lock};
 use crate::shared::{Shared, UpstreamTool};
 use crate::upstream::{Called, Forward, Replied, What};
@@ -63,6 +63,8 @@ use crate::upstream::{Called, Forward, Replied, What};
 pub const INDEX: &str = "index";
 /// The resource's address.
 pub const INDEX_URI: &str = "disclose://index";
+/// The key of a server's question among a call's input requests.
+pub const QUESTION: &str = "question";
 
 /// The description of the index, as a prompt and as a resource.
 const INDEX_DESCRIPTION: &str =
@@ -212,6 +214,23 @@ impl Gateway {
         mut caller: Caller,
     ) -> CallToolResponse {
         let _slot = caller.slot.take();
+        // A 2026-07-28 client's retry with its answer to a server's question.
+        if let Some(state) = &request.request_state
+            && let Ok(session) = self.session()
+            && let Some(mut parked) = session.take_parked(state)
+        {
+            let answer = request
+                .input_responses
+                .as_ref()
+                .and_then(|responses| responses.get(QUESTION).cloned())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params("disclose: the retry carries no answer", None)
+                });
+            if let Some(waiting) = parked.waiting.take() {
+                let _ = waiting.send(answer);
+            }
+            return self.next_round(&session, parked, &caller.ct).await;
+        }
         match self.decide(&request, &caller.id) {
             Decided::Answered(response) => response,
             Decided::Routed(routed) => self.run_routed(routed, &request, &caller).await,
@@ -341,6 +360,15 @@ impl Gateway {
             _ => Some(Map::new()),
         };
         let minted = routed.name.clone();
+        if caller
+            .version
+            .as_ref()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        {
+            return self
+                .in_rounds(&session, Arc::clone(upstream), route, minted, args, caller)
+                .await;
+        }
         let restarted = |tools: &[Value]| shared.compare_restarted(&route.origin, tools, &minted);
         // The client's progress token, when it asked for progress: the
         // server's notifications for this call come back under it.
@@ -363,6 +391,78 @@ impl Gateway {
         // ends when the call has dropped its sink.
         let (called, ()) = tokio::join!(called, forward_progress(&caller.peer, progress));
         self.responded(called, &routed.name, &route.origin)
+    }
+
+    /// Runs a 2026-07-28 client's call on a task of its own, so that a
+    /// question its server asks can be given to the client as
+    /// `input_required` while the call waits for the answer.
+    async fn in_rounds(
+        &self,
+        session: &SessionRun,
+        upstream: Arc<crate::upstream::Upstream>,
+        route: UpstreamTool,
+        minted: String,
+        args: Option<Map<String, Value>>,
+        caller: &Caller,
+    ) -> CallToolResponse {
+        let (asker, questions) = Asker::rounds(caller.capabilities.clone());
+        let (finished, done) = tokio::sync::oneshot::channel();
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let shared = Arc::clone(&self.shared);
+        let (origin, name) = (route.origin.clone(), minted.clone());
+        let running = cancel.clone();
+        tokio::spawn(async move {
+            let restarted = |tools: &[Value]| shared.compare_restarted(&origin, tools, &name);
+            let forward = Forward {
+                cancel: &running,
+                timeout: shared.options.call_timeout,
+                restarted: &restarted,
+                progress: None,
+                asker: Some(asker),
+            };
+            let called = upstream.call(&route.raw_name, args, forward).await;
+            let _ = finished.send(called);
+        });
+        let parked = Parked {
+            done,
+            questions,
+            waiting: None,
+            cancel: cancel.drop_guard(),
+            minted,
+            origin: route.origin,
+        };
+        self.next_round(session, parked, &caller.ct).await
+    }
+
+    /// Waits for a call in rounds to end, or for its server's next
+    /// question, which is the client's answer: `input_required`, the call
+    /// parked until the retry.
+    async fn next_round(
+        &self,
+        session: &SessionRun,
+        mut parked: Parked,
+        ct: &tokio_util::sync::CancellationToken,
+    ) -> CallToolResponse {
+        tokio::select! {
+            called = &mut parked.done => {
+                let called = called.unwrap_or_else(|_| {
+                    Called::Failed("disclose: the call ended without an answer\n".into())
+                });
+                self.responded(called, &parked.minted, &parked.origin)
+            }
+            Some(question) = parked.questions.recv() => {
+                let state = new_state();
+                let mut requests = InputRequests::new();
+                requests.insert(QUESTION.to_string(), question.request);
+                parked.waiting = Some(question.answer);
+                session.park(state.clone(), parked);
+                InputRequiredResult::new(Some(requests), Some(state)).into()
+            }
+            () = ct.cancelled() => error(format!(
+                "disclose: the client cancelled tools/call \"{}\"; server \"{}\" was told\n",
+                parked.minted, parked.origin
+            )).into(),
+        }
     }
 
     /// What the client is answered for what its upstream call gave; the
@@ -421,7 +521,8 @@ impl Gateway {
         let (replied, ()) = tokio::join!(replied, forward_progress(&context.peer, progress));
         let scrub = |text: &str| crate::secrets::scrub(text).into_owned();
         match replied {
-            Replied::Result(mut result) => {
+            Replied::Result(result) => {
+                let mut result = *result;
                 let secrets = crate::secrets::installed();
                 if !secrets.is_empty()
                     && let Ok(mut value) = serde_json::to_value(&result)

@@ -105,7 +105,8 @@ impl Hub {
         if changed == Changed::default() {
             return;
         }
-        for peer in lock(&self.sessions).values().cloned() {
+        let peers: Vec<Peer<RoleServer>> = lock(&self.sessions).values().cloned().collect();
+        for peer in peers {
             tokio::spawn(async move {
                 if changed.prompts {
                     let _ = peer.notify_prompt_list_changed().await;

@@ -133,7 +133,7 @@ impl Lists {
                     ));
                     continue;
                 }
-                prompt.name = minted.clone().into();
+                prompt.name = minted.clone();
                 lists.prompt_routes.insert(
                     minted,
                     PromptRoute {

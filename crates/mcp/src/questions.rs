@@ -12,6 +12,12 @@
 //! running; when it runs requests of two sessions at once, nothing can
 //! tell whose user to ask, and no one is asked.
 //!
+//! A client of the handshake revisions is asked with a request of the
+//! gateway's own (`elicitation/create`, `sampling/createMessage`); a client
+//! of 2026-07-28, which takes no request from a server, is asked by the
+//! answer to its call: `input_required` with the server's question, whose
+//! retry carries the answer back ([`Parked`]).
+//!
 //! What the gateway answers itself (docs/decisions.md):
 //! - a question from the client's session that did not declare the
 //!   capability: elicitation in a mode it did not declare, `-32602`
@@ -26,16 +32,20 @@
 // forwarded all the same.
 #![expect(deprecated)]
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitResult, ErrorCode, ProtocolVersion, RequestId,
+    ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ErrorCode, InputRequest, ProtocolVersion,
+    RequestId,
 };
 use rmcp::service::{InboundStreamOrigin, RequestContext};
 use rmcp::{ErrorData, Peer, RoleClient, RoleServer};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::session::lock;
 
@@ -43,14 +53,40 @@ use crate::session::lock;
 /// reach it.
 #[derive(Clone)]
 pub struct Asker {
-    /// The gateway's number for the session.
-    session: u64,
-    /// Its client, asked with a request of the gateway's own; `None` for a
-    /// client of 2026-07-28, which takes no request from a server.
-    peer: Option<Peer<RoleServer>>,
+    /// Whose request it is: the session's number, or, for a request asked
+    /// in rounds, a number of that request's own (the sessionless run's
+    /// clients share one session).
+    who: u64,
+    /// How its client is asked.
+    reach: Reach,
     /// What its client declared.
     capabilities: Option<Arc<ClientCapabilities>>,
 }
+
+/// How a session's client is asked.
+#[derive(Clone)]
+enum Reach {
+    /// With a request of the gateway's own (the handshake revisions).
+    Request(Peer<RoleServer>),
+    /// Through `input_required` rounds on the request it made (2026-07-28).
+    Rounds(mpsc::UnboundedSender<Question>),
+    /// Not at all: a client of 2026-07-28 whose request takes no rounds
+    /// here.
+    Never,
+}
+
+/// A server's question on its way to a client of 2026-07-28, and where
+/// its answer goes.
+pub struct Question {
+    /// The question, as the client's `input_required` result carries it.
+    pub request: InputRequest,
+    /// The client's answer (its result for the request), or the error the
+    /// server gets.
+    pub answer: oneshot::Sender<Result<Value, ErrorData>>,
+}
+
+/// The numbers of requests asked in rounds, apart from sessions'.
+static ROUNDS: AtomicU64 = AtomicU64::new(1 << 62);
 
 impl Asker {
     /// The client of session `session`, reached through `peer`, which
@@ -63,19 +99,73 @@ impl Asker {
     ) -> Asker {
         let modern = version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         Asker {
-            session,
-            peer: (!modern).then(|| peer.clone()),
+            who: session,
+            reach: if modern {
+                Reach::Never
+            } else {
+                Reach::Request(peer.clone())
+            },
             capabilities: capabilities.map(Arc::new),
         }
     }
 
-    /// Its client, when it takes a request from a server.
-    fn peer(&self, origin: &str, method: &str) -> Result<&Peer<RoleServer>, ErrorData> {
-        self.peer.as_ref().ok_or_else(|| {
-            ErrorData::invalid_params(
+    /// A client of 2026-07-28 that declared `capabilities`, asked through
+    /// the rounds of one request: each question comes out of the returned
+    /// receiver.
+    pub fn rounds(
+        capabilities: Option<ClientCapabilities>,
+    ) -> (Asker, mpsc::UnboundedReceiver<Question>) {
+        let (questions, asked) = mpsc::unbounded_channel();
+        let asker = Asker {
+            who: ROUNDS.fetch_add(1, Ordering::Relaxed),
+            reach: Reach::Rounds(questions),
+            capabilities: capabilities.map(Arc::new),
+        };
+        (asker, asked)
+    }
+
+    /// Asks the client the server's question `method`: by `by_request`
+    /// (its own request, the handshake revisions), or as `request` in the
+    /// rounds of its call (2026-07-28).
+    async fn ask<T: DeserializeOwned>(
+        &self,
+        origin: &str,
+        method: &str,
+        request: InputRequest,
+        context: &RequestContext<RoleClient>,
+        by_request: Option<impl Future<Output = Result<T, rmcp::ServiceError>>>,
+    ) -> Result<T, ErrorData> {
+        if let Some(asked) = by_request {
+            return answered(tokio::select! {
+                answer = asked => answer,
+                () = context.ct.cancelled() => return Err(cancelled(origin)),
+            });
+        }
+        let Reach::Rounds(questions) = &self.reach else {
+            return Err(ErrorData::invalid_params(
                 format!(
-                    "disclose: server \"{origin}\" asked {method}, and the client of the call that asked speaks protocol 2026-07-28, which takes no request from a server"
+                    "disclose: server \"{origin}\" asked {method}, and the client of the request that asked speaks protocol 2026-07-28, which the gateway asks only during a tools/call"
                 ),
+                None,
+            ));
+        };
+        let gone = || {
+            ErrorData::internal_error(
+                format!("disclose: the client's call ended before it answered {method}"),
+                None,
+            )
+        };
+        let (answer, answered) = oneshot::channel();
+        questions
+            .send(Question { request, answer })
+            .map_err(|_| gone())?;
+        let value = tokio::select! {
+            value = answered => value.map_err(|_| gone())??,
+            () = context.ct.cancelled() => return Err(cancelled(origin)),
+        };
+        serde_json::from_value(value).map_err(|e| {
+            ErrorData::invalid_params(
+                format!("disclose: the client's answer to {method} cannot be read: {e}"),
                 None,
             )
         })
@@ -128,7 +218,7 @@ impl Askers {
                 .map_or(Placed::Outside, |(_, asker)| Placed::Asker(asker.clone())),
             Some(InboundStreamOrigin::Unassociated) => Placed::Outside,
             None => {
-                let mut sessions = askers.iter().map(|(_, asker)| asker.session);
+                let mut sessions = askers.iter().map(|(_, asker)| asker.who);
                 let Some(first) = sessions.next() else {
                     return Placed::Outside;
                 };
@@ -168,13 +258,15 @@ impl Askers {
                 None,
             ));
         }
-        let peer = asker.peer(origin, "elicitation/create")?;
         let params = scrubbed(params)?;
-        let asked = peer.create_elicitation(params);
-        answered(tokio::select! {
-            answer = asked => answer,
-            () = context.ct.cancelled() => return Err(cancelled(origin)),
-        })
+        let by_request = match &asker.reach {
+            Reach::Request(peer) => Some(peer.create_elicitation(params.clone())),
+            _ => None,
+        };
+        let request = InputRequest::Elicitation(ElicitRequest::new(params));
+        asker
+            .ask(origin, "elicitation/create", request, &context, by_request)
+            .await
     }
 
     /// Forwards an upstream's `sampling/createMessage` as
@@ -206,13 +298,21 @@ impl Askers {
                 None,
             ));
         }
-        let peer = asker.peer(origin, "sampling/createMessage")?;
         let params = scrubbed(params)?;
-        let asked = peer.create_message(params);
-        answered(tokio::select! {
-            answer = asked => answer,
-            () = context.ct.cancelled() => return Err(cancelled(origin)),
-        })
+        let by_request = match &asker.reach {
+            Reach::Request(peer) => Some(peer.create_message(params.clone())),
+            _ => None,
+        };
+        let request = InputRequest::CreateMessage(CreateMessageRequest::new(params));
+        asker
+            .ask(
+                origin,
+                "sampling/createMessage",
+                request,
+                &context,
+                by_request,
+            )
+            .await
     }
 
     /// The session to ask, or the gateway's own answer.
@@ -280,4 +380,23 @@ fn cancelled(origin: &str) -> ErrorData {
         format!("disclose: server \"{origin}\" cancelled its question"),
         None,
     )
+}
+
+/// A call of a 2026-07-28 client whose server asked a question: it runs
+/// on, its question given to the client as `input_required`, until the
+/// client's retry (naming it by its request state) brings the answer.
+pub struct Parked {
+    /// The call's outcome, once it ends.
+    pub done: oneshot::Receiver<crate::upstream::Called>,
+    /// Its server's next questions.
+    pub questions: mpsc::UnboundedReceiver<Question>,
+    /// Where the answer to the question asked goes.
+    pub waiting: Option<oneshot::Sender<Result<Value, ErrorData>>>,
+    /// Cancels the call upstream when the parked call is dropped (its
+    /// session ended, or the client never retried).
+    pub cancel: tokio_util::sync::DropGuard,
+    /// The minted tool, for the answer.
+    pub minted: String,
+    /// Its server.
+    pub origin: String,
 }

@@ -51,6 +51,9 @@ pub struct SessionRun {
     /// Approvals asked of a 2026-07-28 client (SEP-2322): request state →
     /// the call it is for.
     pending: Mutex<BTreeMap<String, (String, Value)>>,
+    /// Calls of a 2026-07-28 client whose server asked a question: request
+    /// state → the call, running on.
+    parked: Mutex<BTreeMap<String, crate::questions::Parked>>,
     calls: AtomicU64,
     /// Set when this session's recording could not be written; shared with
     /// the gateway, which then exits 1.
@@ -99,6 +102,7 @@ impl SessionRun {
             allowance: opened.allowance,
             allowed: Mutex::new(BTreeMap::new()),
             pending: Mutex::new(BTreeMap::new()),
+            parked: Mutex::new(BTreeMap::new()),
             calls: AtomicU64::new(0),
             record_failed: opened.record_failed,
             announce_end: opened.announce_end,
@@ -185,6 +189,17 @@ impl SessionRun {
     /// The round a retried call answers, taken (each is answered once).
     pub fn take_pending(&self, state: &str) -> Option<(String, Value)> {
         lock(&self.pending).remove(state)
+    }
+
+    /// Keeps a call whose server's question was given to its 2026-07-28
+    /// client, under the request state the retry names.
+    pub fn park(&self, state: String, parked: crate::questions::Parked) {
+        lock(&self.parked).insert(state, parked);
+    }
+
+    /// The call a retry names by `state`, taken.
+    pub fn take_parked(&self, state: &str) -> Option<crate::questions::Parked> {
+        lock(&self.parked).remove(state)
     }
 }
 

@@ -161,7 +161,7 @@ pub enum Called {
 /// What any other request forwarded to an upstream gave.
 pub enum Replied {
     /// Its result, as it answered.
-    Result(ServerResult),
+    Result(Box<ServerResult>),
     /// Its error, as it answered (a JSON-RPC error the client gets as is).
     Error(rmcp::ErrorData),
     /// The request did not complete; the text says why, naming the server.
@@ -325,7 +325,7 @@ impl Upstream {
         what: What<'_>,
         forward: Forward<'_>,
     ) -> Replied {
-        self.forward(Outgoing::Request(request), what, forward)
+        self.forward(Outgoing::Request(Box::new(request)), what, forward)
             .await
     }
 
@@ -564,13 +564,13 @@ fn timed_out(origin: &str, what: What<'_>, timeout: Duration) -> String {
 /// why there is none.
 fn called(replied: Replied, origin: &str, what: What<'_>) -> Called {
     match replied {
-        Replied::Result(ServerResult::CallToolResult(result)) => Called::Result(result),
-        Replied::Result(ServerResult::EmptyResult(_)) => {
-            Called::Result(CallToolResult::success(Vec::new()))
-        }
-        Replied::Result(_) => Called::Failed(format!(
-            "disclose: server \"{origin}\" answered {what} with a result this gateway does not pass on (input required, or a task)\n"
-        )),
+        Replied::Result(result) => match *result {
+            ServerResult::CallToolResult(result) => Called::Result(result),
+            ServerResult::EmptyResult(_) => Called::Result(CallToolResult::success(Vec::new())),
+            _ => Called::Failed(format!(
+                "disclose: server \"{origin}\" answered {what} with a result this gateway does not pass on (input required, or a task)\n"
+            )),
+        },
         Replied::Error(data) => Called::Failed(format!(
             "disclose: server \"{origin}\" answered {what} with an error: {} ({})\n",
             data.message, data.code.0
@@ -700,7 +700,7 @@ enum Outgoing<'a> {
         name: &'a str,
         args: Option<Map<String, Value>>,
     },
-    Request(ClientRequest),
+    Request(Box<ClientRequest>),
 }
 
 /// Sends one request to `origin` on `up`, forwarding its progress and its
@@ -748,7 +748,7 @@ async fn send(
                     params.arguments = args.clone();
                     ClientRequest::CallToolRequest(CallToolRequest::new(params))
                 }
-                Outgoing::Request(request) => request.clone(),
+                Outgoing::Request(request) => (**request).clone(),
             };
             match up
                 .peer
@@ -803,7 +803,7 @@ async fn send(
 /// (`Unreached` when it never reached the server).
 fn answered(answer: Result<ServerResult, rmcp::ServiceError>, http: bool) -> Sent {
     match answer {
-        Ok(result) => Sent::Answered(Replied::Result(result)),
+        Ok(result) => Sent::Answered(Replied::Result(Box::new(result))),
         Err(error) if never_reached(&error, http) => Sent::Unreached(error),
         Err(error) => Sent::Broken(error),
     }
@@ -1129,14 +1129,12 @@ impl ClientHandler for Handler {
     }
 }
 
+/// What a server lists again: its prompts, or its resources and templates.
+type Relisted = (Option<Vec<Value>>, Option<(Vec<Value>, Vec<Value>)>);
+
 /// A list read again after the server announced it changed: the hub
 /// updated and every session told, or the failure logged.
-fn relisted(
-    hub: &Hub,
-    origin: &str,
-    kind: &str,
-    listed: Result<(Option<Vec<Value>>, Option<(Vec<Value>, Vec<Value>)>), StartError>,
-) {
+fn relisted(hub: &Hub, origin: &str, kind: &str, listed: Result<Relisted, StartError>) {
     match listed {
         Ok((prompts, resources)) => hub.announce(hub.update(origin, prompts, resources)),
         Err(error) => log(&format!(

@@ -260,10 +260,6 @@ impl Front {
 
 /// Whether the gateway forwards `request` upstream (and so counts it among
 /// a session's requests in flight).
-#[expect(
-    deprecated,
-    reason = "resources/subscribe is the handshake revisions' own"
-)]
 fn forwarded(request: &ClientRequest) -> bool {
     matches!(
         request,
