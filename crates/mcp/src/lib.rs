@@ -15,9 +15,14 @@
 //! `disclose` stays lean. The binary calls [`run`] with parsed [`Args`]
 //! (the `disclose mcp` subcommand).
 //!
-//! Layers: [`config`] (the file, typed), [`secrets`] (config credentials
-//! scrubbed from all output, and the declarations that hold one withheld), [`upstream`] (one server, its process and its
-//! calls), [`catalog`] (the snapshot and each started run), [`shared`]
+//! Layers: [`config`] (the file, typed) and [`policy`] (per-tool filters
+//! and approval rules), [`secrets`] (config credentials scrubbed from all
+//! output, and the declarations that hold one withheld), [`upstream`] (one
+//! server, its process and its requests), [`catalog`] (the snapshot and
+//! each started run), [`listing`] and [`hub`] (the upstreams' prompts,
+//! resources and templates, merged and routed, and what they announce),
+//! [`questions`] (a server's elicitation and sampling, to the session whose
+//! request it serves), [`uri_template`] (RFC 6570 matching), [`shared`]
 //! (what every session shares), [`gateway`] (the MCP server over one
 //! session, any transport), [`session`] (one session's run, recording and
 //! approvals), [`approval`] (elicitation texts), [`recording`] (the session
@@ -64,8 +69,9 @@ use crate::upstream::Upstream;
 /// catalog's two doors, over stdio or streamable HTTP.
 #[derive(Clone, Debug, clap::Args)]
 pub struct Args {
-    /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`), read
-    /// unchanged; `approval` per server is ours.
+    /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`) or VS
+    /// Code's `servers`, read unchanged; `approval` and `tools` per server
+    /// are ours.
     #[arg(long, value_name = "FILE")]
     pub config: PathBuf,
     /// Write each served session as a corpus session in DIR.
