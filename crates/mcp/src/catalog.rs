@@ -225,7 +225,7 @@ mod tests {
         ];
         let listed = [Listed {
             origin: "srv",
-            approval: &ApprovalRule::of(crate::policy::Asked::Never),
+            approval: &ApprovalRule::of(crate::policy::AskPolicy::Never),
             tools: &tools,
         }];
         let file = tempfile::tempfile().expect("a temporary file");

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use crate::policy::{ApprovalRule, Asked, Glob, ToolFilter};
+use crate::policy::{ApprovalRule, AskPolicy, Glob, ToolFilter};
 
 /// A whole config: every server, by origin (byte order, the order of
 /// admission).
@@ -526,7 +526,7 @@ const APPROVAL_WORDS: &str = "\"required\" (the default), \"never\" or \"writes\
 /// "required": [glob…]}`.
 fn approval_rule(value: Option<&Value>, here: &str) -> Result<ApprovalRule, Refused> {
     let word = |value: &Value, here: &str| match value {
-        Value::String(text) => Asked::from_word(text).ok_or_else(|| {
+        Value::String(text) => AskPolicy::from_word(text).ok_or_else(|| {
             (
                 here.to_string(),
                 format!("is {}; it is {APPROVAL_WORDS}", shown(value)),
@@ -553,7 +553,7 @@ fn approval_rule(value: Option<&Value>, here: &str) -> Result<ApprovalRule, Refu
         ));
     }
     let default = match map.get("default") {
-        None => Asked::Required,
+        None => AskPolicy::Required,
         Some(value) => word(value, &format!("{here}.default"))?,
     };
     Ok(ApprovalRule {

@@ -100,7 +100,7 @@ impl ToolFilter {
 
 /// What a server's tools are asked by default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Asked {
+pub enum AskPolicy {
     /// Every call is put to the user (the fail-closed default).
     #[default]
     Required,
@@ -111,22 +111,22 @@ pub enum Asked {
     Writes,
 }
 
-impl Asked {
+impl AskPolicy {
     /// The config's word for it.
     pub fn as_str(self) -> &'static str {
         match self {
-            Asked::Required => "required",
-            Asked::Never => "never",
-            Asked::Writes => "writes",
+            AskPolicy::Required => "required",
+            AskPolicy::Never => "never",
+            AskPolicy::Writes => "writes",
         }
     }
 
     /// The word's meaning.
-    pub fn from_word(word: &str) -> Option<Asked> {
+    pub fn from_word(word: &str) -> Option<AskPolicy> {
         match word {
-            "required" => Some(Asked::Required),
-            "never" => Some(Asked::Never),
-            "writes" => Some(Asked::Writes),
+            "required" => Some(AskPolicy::Required),
+            "never" => Some(AskPolicy::Never),
+            "writes" => Some(AskPolicy::Writes),
             _ => None,
         }
     }
@@ -136,7 +136,7 @@ impl Asked {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ApprovalRule {
     /// What a tool matching no exception gets.
-    pub default: Asked,
+    pub default: AskPolicy,
     /// Tools never asked (unless `required` names them too).
     pub never: Vec<Glob>,
     /// Tools always asked.
@@ -145,7 +145,7 @@ pub struct ApprovalRule {
 
 impl ApprovalRule {
     /// The rule of a bare word.
-    pub fn of(default: Asked) -> ApprovalRule {
+    pub fn of(default: AskPolicy) -> ApprovalRule {
         ApprovalRule {
             default,
             ..ApprovalRule::default()
@@ -161,10 +161,10 @@ impl ApprovalRule {
             return Approval::Never;
         }
         match self.default {
-            Asked::Required => Approval::Required,
-            Asked::Never => Approval::Never,
-            Asked::Writes if effect == Effect::Read => Approval::Never,
-            Asked::Writes => Approval::Required,
+            AskPolicy::Required => Approval::Required,
+            AskPolicy::Never => Approval::Never,
+            AskPolicy::Writes if effect == Effect::Read => Approval::Never,
+            AskPolicy::Writes => Approval::Required,
         }
     }
 }
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn required_wins_over_never_and_writes_asks_for_all_but_reads() {
         let rule = ApprovalRule {
-            default: Asked::Writes,
+            default: AskPolicy::Writes,
             never: vec![Glob::new("write_*"), Glob::new("delete_tmp")],
             required: vec![Glob::new("delete_*"), Glob::new("read_secret")],
         };
@@ -280,11 +280,11 @@ mod tests {
         );
         for effect in [Effect::Read, Effect::Irreversible] {
             assert_eq!(
-                ApprovalRule::of(Asked::Required).for_tool("x", effect),
+                ApprovalRule::of(AskPolicy::Required).for_tool("x", effect),
                 Approval::Required
             );
             assert_eq!(
-                ApprovalRule::of(Asked::Never).for_tool("x", effect),
+                ApprovalRule::of(AskPolicy::Never).for_tool("x", effect),
                 Approval::Never
             );
         }
@@ -292,6 +292,6 @@ mod tests {
             rule.to_string(),
             "writes (never [write_*, delete_tmp], required [delete_*, read_secret])"
         );
-        assert_eq!(ApprovalRule::of(Asked::Never).to_string(), "never");
+        assert_eq!(ApprovalRule::of(AskPolicy::Never).to_string(), "never");
     }
 }
