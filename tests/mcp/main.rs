@@ -490,8 +490,14 @@ fn a_call_its_server_could_not_read_restarts_it_with_its_args() {
     )
     .display()
     .to_string();
-    let mut client = Driver::start(Sdk::PythonLegacy, false, &["--config", &cfg]);
-    // The wrapper stops reading 1 s after tools/list.
+    // The wrapper stops reading 1 s after tools/list, before the server's
+    // prompts and resources are listed: they wait out the start timeout,
+    // and the server is served without them.
+    let mut client = Driver::start(
+        Sdk::PythonLegacy,
+        false,
+        &["--config", &cfg, "--start-timeout", "10"],
+    );
     std::thread::sleep(Duration::from_secs(2));
     let back = client.call("flaky__echo", json!({"message": "kept"}), &[]);
     assert_eq!(text(&back), "Echo: kept", "{}", client.stderr());
@@ -842,7 +848,10 @@ fn upstreams_that_fail_or_hang_are_named_and_left_out() {
         false,
         &["--config", &cfg, "--start-timeout", "2"],
     );
-    assert!(started.elapsed() < Duration::from_secs(20));
+    // Not a timing test: the hanging server is given 2 s (stderr says so
+    // below), and nothing waits for it past that; the bound only catches
+    // a start that waits for it for good, on a loaded machine too.
+    assert!(started.elapsed() < Duration::from_secs(60));
     assert!(!is_error(&client.call(
         "memory__read_graph",
         json!({}),
@@ -915,8 +924,8 @@ fn hostile_configs_exit_2_naming_the_place() {
             ":1:38: the config is not JSON: trailing comma",
         ),
         (
-            "{\"mcpServers\": {\"Bad_Name\": {\"command\": \"x\"}}}",
-            "mcpServers.Bad_Name: the server name \"Bad_Name\" is not a valid origin",
+            "{\"mcpServers\": {\"Bad_Name\": {\"command\": \"x\"}, \"bad-name\": {\"command\": \"y\"}}}",
+            "mcpServers.bad-name: serves as origin \"bad-name\" as mcpServers.Bad_Name does",
         ),
         (
             "{\"mcpServers\": {\"a\": {\"args\": []}}}",
@@ -932,7 +941,7 @@ fn hostile_configs_exit_2_naming_the_place() {
         ),
         (
             "{\"mcpServers\": {\"a\": {\"command\": \"x\", \"approval\": \"sometimes\"}}}",
-            "mcpServers.a.approval: is \"sometimes\"; it is \"required\" (the default) or \"never\"",
+            "mcpServers.a.approval: is \"sometimes\"; it is \"required\" (the default), \"never\" or \"writes\"",
         ),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {

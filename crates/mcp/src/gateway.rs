@@ -411,16 +411,27 @@ impl Gateway {
         let shared = Arc::clone(&self.shared);
         let (origin, name) = (route.origin.clone(), minted.clone());
         let running = cancel.clone();
+        let (sink, progress) = match caller.progress.clone() {
+            Some(token) => {
+                let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
+                (Some(sink), Some((token, progress)))
+            }
+            None => (None, None),
+        };
+        let peer = caller.peer.clone();
         tokio::spawn(async move {
             let restarted = |tools: &[Value]| shared.compare_restarted(&origin, tools, &name);
             let forward = Forward {
                 cancel: &running,
                 timeout: shared.options.call_timeout,
                 restarted: &restarted,
-                progress: None,
+                progress: sink,
                 asker: Some(asker),
             };
-            let called = upstream.call(&route.raw_name, args, forward).await;
+            let called = upstream.call(&route.raw_name, args, forward);
+            // Every notification is sent before the result, as for a call
+            // that is not asked in rounds.
+            let (called, ()) = tokio::join!(called, forward_progress(&peer, progress));
             let _ = finished.send(called);
         });
         let parked = Parked {

@@ -256,6 +256,7 @@ impl Upstream {
 
     async fn connect(&self) -> Result<(Connection, Vec<Value>, Listing), StartError> {
         let timeout = self.start_timeout;
+        let deadline = tokio::time::Instant::now() + timeout;
         let started = tokio::time::timeout(timeout, async {
             let handler = Handler {
                 origin: self.server.origin.clone(),
@@ -270,10 +271,7 @@ impl Upstream {
             // by name).
             let tools = list_all(connection.service.peer(), "tools/list", "tools").await;
             match tools {
-                Ok(tools) => {
-                    let listing = listing(connection.service.peer(), &self.server.origin).await;
-                    Ok((connection, tools, listing))
-                }
+                Ok(tools) => Ok((connection, tools)),
                 Err(error) => {
                     stop(connection).await;
                     Err(error)
@@ -281,13 +279,26 @@ impl Upstream {
             }
         })
         .await;
-        match started {
-            Ok(result) => result,
-            Err(_) => Err(StartError(format!(
-                "did not answer initialize and tools/list within {} s (--start-timeout)",
-                timeout.as_secs_f64()
-            ))),
-        }
+        let (connection, tools) = match started {
+            Ok(result) => result?,
+            Err(_) => {
+                return Err(StartError(format!(
+                    "did not answer initialize and tools/list within {} s (--start-timeout)",
+                    timeout.as_secs_f64()
+                )));
+            }
+        };
+        // Its prompts and resources within what is left of the start
+        // timeout; a server that does not list them is served without.
+        let origin = &self.server.origin;
+        let listed = tokio::time::timeout_at(deadline, listing(connection.service.peer(), origin));
+        let listing = listed.await.unwrap_or_else(|_| {
+            log(&format!(
+                "{origin}: did not list its prompts and resources within --start-timeout; they are served once it announces a change or restarts"
+            ));
+            Listing::default()
+        });
+        Ok((connection, tools, listing))
     }
 
     /// Calls `name` (its raw name) with `args`, forwarding each progress
