@@ -257,42 +257,44 @@ impl Upstream {
     async fn connect(&self) -> Result<(Connection, Vec<Value>, Listing), StartError> {
         let timeout = self.start_timeout;
         let deadline = tokio::time::Instant::now() + timeout;
-        let started = tokio::time::timeout(timeout, async {
-            let handler = Handler {
-                origin: self.server.origin.clone(),
-                progress: InFlight::default(),
-                askers: Askers::default(),
-                hub: Arc::clone(&self.hub),
-            };
-            let mut connection = connect(&self.server, handler).await?;
-            connection.generation = self.connections.fetch_add(1, Ordering::Relaxed);
-            // Each tool as the JSON object the server sent (read raw, so one
-            // malformed tool does not hide the others: admission refuses it
-            // by name).
-            let tools = list_all(connection.service.peer(), "tools/list", "tools").await;
-            match tools {
-                Ok(tools) => Ok((connection, tools)),
-                Err(error) => {
-                    stop(connection).await;
-                    Err(error)
-                }
+        let too_slow = || {
+            StartError(format!(
+                "did not answer initialize and tools/list within {} s (--start-timeout)",
+                timeout.as_secs_f64()
+            ))
+        };
+        let handler = Handler {
+            origin: self.server.origin.clone(),
+            progress: InFlight::default(),
+            askers: Askers::default(),
+            hub: Arc::clone(&self.hub),
+        };
+        let connected = tokio::time::timeout_at(deadline, connect(&self.server, handler)).await;
+        let mut connection = connected.map_err(|_| too_slow())??;
+        connection.generation = self.connections.fetch_add(1, Ordering::Relaxed);
+        // Its tools (each as the JSON object the server sent, read raw, so
+        // one malformed tool does not hide the others: admission refuses it
+        // by name) and, at the same time, its prompts and resources, all
+        // within the start timeout; a server that does not list the latter
+        // is served without them.
+        let origin = &self.server.origin;
+        let peer = connection.service.peer().clone();
+        let (tools, listing) = tokio::join!(
+            tokio::time::timeout_at(deadline, list_all(&peer, "tools/list", "tools")),
+            tokio::time::timeout_at(deadline, listing(&peer, origin)),
+        );
+        let tools = match tools {
+            Ok(Ok(tools)) => tools,
+            Ok(Err(error)) => {
+                stop(connection).await;
+                return Err(error);
             }
-        })
-        .await;
-        let (connection, tools) = match started {
-            Ok(result) => result?,
             Err(_) => {
-                return Err(StartError(format!(
-                    "did not answer initialize and tools/list within {} s (--start-timeout)",
-                    timeout.as_secs_f64()
-                )));
+                stop(connection).await;
+                return Err(too_slow());
             }
         };
-        // Its prompts and resources within what is left of the start
-        // timeout; a server that does not list them is served without.
-        let origin = &self.server.origin;
-        let listed = tokio::time::timeout_at(deadline, listing(connection.service.peer(), origin));
-        let listing = listed.await.unwrap_or_else(|_| {
+        let listing = listing.unwrap_or_else(|_| {
             log(&format!(
                 "{origin}: did not list its prompts and resources within --start-timeout; they are served once it announces a change or restarts"
             ));
@@ -1354,32 +1356,26 @@ async fn listing(peer: &rmcp::Peer<RoleClient>, origin: &str) -> Listing {
             .and_then(|c| serde_json::to_value(c).ok())
             .is_some_and(|c| c.get(kind).is_some())
     };
-    let mut listing = Listing::default();
-    let lists: [(&str, &str, &str, &mut Vec<Value>); 3] = [
-        ("prompts", "prompts/list", "prompts", &mut listing.prompts),
-        (
-            "resources",
-            "resources/list",
-            "resources",
-            &mut listing.resources,
-        ),
-        (
-            "resources",
-            "resources/templates/list",
-            "resourceTemplates",
-            &mut listing.templates,
-        ),
-    ];
-    for (capability, method, key, into) in lists {
+    // The three lists at once: one round trip at start, not three.
+    let list = |capability: &'static str, method: &'static str, key: &'static str| async move {
         if !declares(capability) {
-            continue;
+            return Vec::new();
         }
-        match list_all(peer, method, key).await {
-            Ok(items) => *into = items,
-            Err(error) => log(&format!("{origin}: {error}; none are served")),
-        }
+        list_all(peer, method, key).await.unwrap_or_else(|error| {
+            log(&format!("{origin}: {error}; none are served"));
+            Vec::new()
+        })
+    };
+    let (prompts, resources, templates) = tokio::join!(
+        list("prompts", "prompts/list", "prompts"),
+        list("resources", "resources/list", "resources"),
+        list("resources", "resources/templates/list", "resourceTemplates"),
+    );
+    Listing {
+        prompts,
+        resources,
+        templates,
     }
-    listing
 }
 
 /// Starts every upstream at once; those that fail are named on stderr and
