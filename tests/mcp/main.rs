@@ -6,6 +6,7 @@
 //! server-memory), installed at pinned versions by script/mcp-e2e-install.
 //! Each test is one gateway (or two) with its own temporary roots.
 
+mod forward;
 mod http;
 mod support;
 
@@ -489,8 +490,14 @@ fn a_call_its_server_could_not_read_restarts_it_with_its_args() {
     )
     .display()
     .to_string();
-    let mut client = Driver::start(Sdk::PythonLegacy, false, &["--config", &cfg]);
-    // The wrapper stops reading 1 s after tools/list.
+    // The wrapper stops reading 1 s after tools/list, before the server's
+    // prompts and resources are listed: they wait out the start timeout,
+    // and the server is served without them.
+    let mut client = Driver::start(
+        Sdk::PythonLegacy,
+        false,
+        &["--config", &cfg, "--start-timeout", "10"],
+    );
     std::thread::sleep(Duration::from_secs(2));
     let back = client.call("flaky__echo", json!({"message": "kept"}), &[]);
     assert_eq!(text(&back), "Echo: kept", "{}", client.stderr());
@@ -841,7 +848,10 @@ fn upstreams_that_fail_or_hang_are_named_and_left_out() {
         false,
         &["--config", &cfg, "--start-timeout", "2"],
     );
-    assert!(started.elapsed() < Duration::from_secs(20));
+    // Not a timing test: the hanging server is given 2 s (stderr says so
+    // below), and nothing waits for it past that; the bound only catches
+    // a start that waits for it for good, on a loaded machine too.
+    assert!(started.elapsed() < Duration::from_secs(60));
     assert!(!is_error(&client.call(
         "memory__read_graph",
         json!({}),
@@ -914,8 +924,8 @@ fn hostile_configs_exit_2_naming_the_place() {
             ":1:38: the config is not JSON: trailing comma",
         ),
         (
-            "{\"mcpServers\": {\"Bad_Name\": {\"command\": \"x\"}}}",
-            "mcpServers.Bad_Name: the server name \"Bad_Name\" is not a valid origin",
+            "{\"mcpServers\": {\"Bad_Name\": {\"command\": \"x\"}, \"bad-name\": {\"command\": \"y\"}}}",
+            "mcpServers.bad-name: serves as origin \"bad-name\" as mcpServers.Bad_Name does",
         ),
         (
             "{\"mcpServers\": {\"a\": {\"args\": []}}}",
@@ -931,7 +941,7 @@ fn hostile_configs_exit_2_naming_the_place() {
         ),
         (
             "{\"mcpServers\": {\"a\": {\"command\": \"x\", \"approval\": \"sometimes\"}}}",
-            "mcpServers.a.approval: is \"sometimes\"; it is \"required\" (the default) or \"never\"",
+            "mcpServers.a.approval: is \"sometimes\"; it is \"required\" (the default), \"never\" or \"writes\"",
         ),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {
@@ -1260,4 +1270,61 @@ fn the_index_in_the_instructions_stays_within_its_ceiling_over_500_tools() {
     let (status, stderr) = wire.disconnect(Duration::from_secs(20));
     assert!(status.success(), "{stderr}");
     assert!(stderr.contains("many: 500 tools listed"), "{stderr}");
+}
+
+/// What the gateway shows a model, pinned byte for byte for configs users
+/// already have: the `tools/list` answer and the `instructions`, in
+/// `tests/mcp/pinned/`. Nothing the gateway forwards besides tools (its
+/// prompts, resources, questions) may move them. A deliberate change is
+/// blessed with `DISCLOSE_BLESS=1 cargo test --test mcp pinned`, after
+/// reading the diff.
+#[test]
+fn the_tool_list_and_instructions_are_pinned_for_existing_configs() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir(dir.path().join("root")).expect("a root");
+    let root = dir.path().join("root");
+    let memory_file = dir.path().join("memory.jsonl");
+    let configs = [
+        ("memory", json!({"memory": memory(&memory_file, "never")})),
+        (
+            "filesystem-and-memory",
+            json!({"fs": filesystem(&root, "required"), "memory": memory(&memory_file, "required")}),
+        ),
+        (
+            "reference-servers",
+            json!({"everything": everything("required"), "fs": filesystem(&root, "never"), "memory": memory(&memory_file, "never")}),
+        ),
+    ];
+    let pinned = support::root().join("tests/mcp/pinned");
+    let bless = std::env::var_os("DISCLOSE_BLESS").is_some();
+    let mut differs = Vec::new();
+    for (name, servers) in configs {
+        let config = config(dir.path(), servers).display().to_string();
+        let mut wire = Wire::start(&["--config", &config]);
+        let initialized = wire.initialize();
+        let instructions = initialized["result"]["instructions"]
+            .as_str()
+            .expect("instructions")
+            .to_string();
+        let tools = wire.request(1, "tools/list", json!({}));
+        let (status, _) = wire.disconnect(Duration::from_secs(20));
+        assert!(status.success());
+        for (file, got) in [
+            (format!("{name}.tools-list.json"), format!("{tools}\n")),
+            (format!("{name}.instructions.md"), instructions),
+        ] {
+            let path = pinned.join(&file);
+            if bless {
+                std::fs::create_dir_all(&pinned).expect("the pinned directory");
+                std::fs::write(&path, &got).expect("bless");
+                continue;
+            }
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if want != got {
+                differs.push(format!("{file}:\n--- pinned\n{want}\n--- now\n{got}"));
+            }
+        }
+    }
+    assert!(differs.is_empty(), "{}", differs.join("\n"));
 }

@@ -45,6 +45,9 @@ pub struct Installed {
     /// An SDK server with N tools (`e2e/many_tools.mjs N`).
     pub many_tools: PathBuf,
     pub py_client: PathBuf,
+    /// The second upstream, written with the Python SDK
+    /// (`e2e/second_server.py`).
+    pub second_server: PathBuf,
 }
 
 /// Installs the pinned components if needed (idempotent, keyed by the
@@ -84,6 +87,7 @@ pub fn installed() -> &'static Installed {
             ts_client: place("client.mjs"),
             many_tools: place("many_tools.mjs"),
             py_client: root.join("crates/mcp/e2e/client.py"),
+            second_server: root.join("crates/mcp/e2e/second_server.py"),
         }
     })
 }
@@ -97,6 +101,17 @@ pub fn server_js(package: &str) -> String {
 /// `server-everything` over stdio.
 pub fn everything(approval: &str) -> Value {
     json!({"command": "node", "args": [server_js("@modelcontextprotocol/server-everything"), "stdio"], "approval": approval})
+}
+
+/// The Python SDK's second upstream over stdio, with `env`.
+pub fn second(env: Value, approval: Value) -> Value {
+    let installed = installed();
+    json!({
+        "command": installed.python.display().to_string(),
+        "args": [installed.second_server.display().to_string(), "stdio"],
+        "env": env,
+        "approval": approval,
+    })
 }
 
 /// `server-filesystem` on one root.

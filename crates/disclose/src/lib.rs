@@ -150,7 +150,7 @@ pub mod internals {
     }
     /// SPEC §2: origins, names, minting.
     pub mod naming {
-        pub use crate::naming::{mint, name_is_valid, origin_is_valid};
+        pub use crate::naming::{mint, name_is_valid, normalization_key, origin_is_valid};
     }
     /// SPEC §11: the session format's ops and their lines, as the recorder
     /// writes them and `disclose-replay` reads them.

@@ -37,7 +37,14 @@ HTTP, and computes the figures.
        The peers served over stdio are printed beside it.
   G3   the gateway's peak RSS with 1,000 upstream tools admitted, after
        tools/list and ten describes: target <= 64 MiB; then with the README's
-       lower-memory settings.
+       lower-memory settings; then with ten upstreams of 100 tools, 100
+       prompts and 100 resources each, after listing every prompt and
+       resource and reading one of each.
+  G7   `prompts/get` and `resources/read` through the gateway over
+       server-everything: its added latency over direct as a multiple of the
+       relay's, as G1 (a) measures a call, in a set-up of direct, relay and
+       gateway alone: target within G1 (a)'s figure for tools/call in the
+       same run, with the Python SDK as the client.
   G6   the tools/list bytes each system gives the client (the result's
        compact JSON, summed over a system's connections) with server-
        everything (13 tools) and a 500-tool server upstream: disclose's must
@@ -121,6 +128,7 @@ class Bench:
         self.memory = [NODE, str(modules / "@modelcontextprotocol/server-memory/dist/index.js")]
         self.many = lambda n: [NODE, str(self.e2e / "node/many_tools.mjs"), str(n)]
         self.servers = []  # the HTTP systems' processes
+        self.g1_figure = {}  # G1 (a) by client, for G7
         self.files = 0
 
     def write(self, data):
@@ -232,15 +240,18 @@ class Bench:
             raise Unavailable(last_line_of(run.stderr))
         return json.loads(run.stdout)
 
-    def systems(self, keys, upstreams, language):
-        """The systems of `keys` that start and answer one call with this
-        client, and the reasons of those that do not."""
+    def systems(self, keys, upstreams, language, request=None):
+        """The systems of `keys` that start and answer one call (or, with
+        `request`, the request it gives for a system) with this client,
+        and the reasons of those that do not."""
         ready, missing = [], {}
         for key in keys:
             try:
                 connections, wrap = self.system(key, upstreams)
                 entry = {"name": key, "connection": connections[0]}
-                if wrap:
+                if request:
+                    entry |= request(key)
+                elif wrap:
                     entry |= {"tool": "call", "wrap": wrap}
                 self.client(language, {"op": "calls", "systems": [entry], "schedule": [0, 0]}, 180)
                 ready.append(entry)
@@ -250,12 +261,12 @@ class Bench:
                 missing[key] = str(e) or "timed out"
         return ready, missing
 
-    def rounds(self, language, keys, upstreams):
+    def rounds(self, language, keys, upstreams, request=None):
         """Each system's added latency over direct, in seconds, per round
         (its median call in the round less direct's); the direct call's
         median over rounds; the calls a system makes in a round; how many
         systems ran; and the reasons of those that did not."""
-        systems, missing = self.systems(keys, upstreams, language)
+        systems, missing = self.systems(keys, upstreams, language, request)
         rng = random.Random(SEED)
         share = max(1, CALLS // ROUNDS)
         schedule = [(-1, i) for i in range(len(systems)) for _ in range(WARM)]
@@ -304,6 +315,7 @@ class Bench:
 
         gate = ratios("disclose")
         g = multiple("disclose")
+        self.g1_figure.setdefault(language, g)
         say(
             f"G1 gateway's added latency/relay's, {client}, {setup} {fmt(g)}x (target <= {fmt(target)}x) "
             f"{'pass' if g <= target else 'short'}  [gateway {ms('disclose'):+.4f} ms, relay {relay:+.4f} ms "
@@ -389,9 +401,33 @@ class Bench:
             else:
                 say(f"  G2p {label} launch to tools/list/the three's {fmt(statistics.median(ratios(key)))}x (not a target)  [{med(key):.3f} s]")
 
-    def g3(self, env, label):
-        """The gateway's peak RSS (VmHWM) over 1,000 upstream tools."""
-        config = self.write({"mcpServers": {"many": {"command": NODE, "args": self.many(1000)[1:], "approval": "never"}}})
+    def g7(self, language):
+        """G7: prompts/get and resources/read through the gateway, as G1
+        measures a call, against G1 (a)'s figure in the same run."""
+        client = CLIENTS[language]
+        target = self.g1_figure.get(language, float("nan"))
+        upstreams = {"everything": (self.everything, {})}
+        for label, request in [
+            ("prompts/get", lambda key: {"prompt": "everything__simple-prompt" if key == "disclose" else "simple-prompt"}),
+            ("resources/read", lambda key: {"uri": "demo://resource/dynamic/text/1"}),
+        ]:
+            added, direct, share, n, _ = self.rounds(language, ["direct", "relay", "disclose"], upstreams, request)
+            ms = lambda k: statistics.median(added[k]) * 1e3
+            relay = ms("relay")
+            g = ms("disclose") / relay if relay > 0 else float("inf")
+            say(
+                f"G7 gateway's added latency/relay's, {label}, {client}, server-everything upstream {fmt(g)}x "
+                f"(target: within G1's {fmt(target)}x for tools/call) {'pass' if g <= target else 'short'}  "
+                f"[gateway {ms('disclose'):+.4f} ms, relay {relay:+.4f} ms over direct {direct * 1e3:.3f} ms; "
+                f"{ROUNDS} rounds of {share} requests a system]"
+            )
+
+    def g3(self, env, label, servers=None, listed=False):
+        """The gateway's peak RSS (VmHWM) over 1,000 upstream tools (or
+        `servers`); with `listed`, after every prompt and resource is
+        listed and one of each is got and read."""
+        servers = servers or {"many": {"command": NODE, "args": self.many(1000)[1:], "approval": "never"}}
+        config = self.write({"mcpServers": servers})
         p = subprocess.Popen(
             [self.disclose, "mcp", "--config", config],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(LOG, "a"), env=os.environ | env,
@@ -416,7 +452,13 @@ class Bench:
             for query in ["find an invoice", "delete a ticket", "export the orders", "sync the repo", "search contacts by email",
                           "update a deal", "list every page", "get the event", "create an issue", "many__get_issue_0"]:
                 rpc("tools/call", {"name": "describe", "arguments": {"name": query}})
-            rpc("tools/call", {"name": "call", "arguments": {"name": "many__get_issue_0", "args": {"id": "1"}}})
+            first = next(iter(servers))
+            rpc("tools/call", {"name": "call", "arguments": {"name": f"{first}__get_issue_0", "args": {"id": "1"}}})
+            if listed:
+                rpc("prompts/list", {})
+                rpc("resources/list", {})
+                rpc("prompts/get", {"name": f"{first}__summarize_issue_0", "arguments": {"id": "1"}})
+                rpc("resources/read", {"uri": "many://workspace/0/issues"})
             status = Path(f"/proc/{p.pid}/status").read_text()
             mib = int(next(l for l in status.splitlines() if l.startswith("VmHWM:")).split()[1]) / 1024
         finally:
@@ -426,7 +468,8 @@ class Bench:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
-        say(f"G3 gateway peak RSS with 1,000 upstream tools admitted{label} {mib:.1f} MiB (target <= 64 MiB) {'pass' if mib <= 64 else 'short'}")
+        what = label if servers else f"with 1,000 upstream tools admitted{label}"
+        say(f"G3 gateway peak RSS {what} {mib:.1f} MiB (target <= 64 MiB) {'pass' if mib <= 64 else 'short'}")
 
     def g6(self, peers):
         upstreams = {"everything": (self.everything, {}), "many": (self.many(500), {})}
@@ -478,10 +521,14 @@ def main():
                 bench.g1(language, "direct, relay and gateway alone, raw echo upstream", ["direct", "relay", "disclose"],
                          {"echo": ([echo], {})}, 8)
                 bench.g1_busy(language, "raw echo upstream", {"echo": ([echo], {})})
+                if language == "python":
+                    bench.g7(language)
             bench.g2(peers)
             bench.g3({}, "")
             bench.g3({"MIMALLOC_ARENA_EAGER_COMMIT": "0", "MIMALLOC_PURGE_DELAY": "0"},
                      ", README's lower-memory settings (for reading G3)")
+            ten = {f"many{k}": {"command": NODE, "args": [*bench.many(100)[1:], "100"], "approval": "never"} for k in range(10)}
+            bench.g3({}, "with 10 upstreams of 100 tools, 100 prompts and 100 resources each, every list read", ten, True)
             bench.g6(peers)
         finally:
             bench.stop_servers()

@@ -8,11 +8,13 @@ A connection is {"stdio": [COMMAND, ARG...]}, {"sse": URL} or {"http": URL}
 (streamable HTTP). Every stdio server gets this process's environment; its
 stderr goes to $BENCH_MCP_LOG (default /dev/null). The spec's "op":
 
-  calls: {"systems": [{"name", "connection", "tool"?, "wrap"?}], "schedule": [I...]}
+  calls: {"systems": [{"name", "connection", "tool"?, "wrap"?, "prompt"?, "uri"?}], "schedule": [I...]}
       connects to every system at once, then makes one `echo` call per
       schedule entry, to systems[I], in that order. The tool is "tool", or
       the one tool listed as `echo` or `*_echo`; with "wrap", the call is
       `tool({"name": wrap, "args": {"message"}})` (the gateway's `call`).
+      A system with "prompt" is asked `prompts/get` of it instead, one
+      with "uri" `resources/read` of it (G7).
       -> {"seconds": [one per schedule entry]}
   list: {"systems": [{"name", "connections": [...]}]}
       -> {"bytes": {name: the bytes of every tools/list result as compact
@@ -64,6 +66,9 @@ async def calls(spec):
         targets = []
         for system in systems:
             c = await stack.enter_async_context(client(system["connection"]))
+            if "prompt" in system or "uri" in system:
+                targets.append((c, None, system))
+                continue
             tool = system.get("tool")
             if tool is None:
                 names = [t.name for t in (await c.list_tools()).tools]
@@ -75,6 +80,14 @@ async def calls(spec):
         seconds = []
         for k, i in enumerate(spec["schedule"]):
             c, tool, wrap = targets[i]
+            if tool is None:
+                started = time.perf_counter()
+                if "prompt" in wrap:
+                    await c.get_prompt(wrap["prompt"])
+                else:
+                    await c.read_resource(wrap["uri"])
+                seconds.append(time.perf_counter() - started)
+                continue
             args = {"message": f"call {k}"}
             if wrap:
                 args = {"name": wrap, "args": args}

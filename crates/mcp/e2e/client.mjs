@@ -7,7 +7,11 @@
 // Usage: node client.mjs ELICIT -- COMMAND [ARG...]
 //        node client.mjs ELICIT -- URL
 //
-// ELICIT is `yes` to declare the elicitation capability, `no` not to.
+// ELICIT is `yes` to declare the elicitation capability (form and URL
+// mode), `no` not to; with MCP_SAMPLING=1 in the environment the client
+// declares sampling too, and answers each request with the text
+// "sampled: " and the last message's text. Every notification of a
+// resource update or a list change is kept for the `notes` op.
 // Commands come on stdin, one JSON object a line; each answer goes to
 // stdout as one JSON line (read by crates/mcp/tests/):
 //
@@ -18,6 +22,19 @@
 //      progressToken); each notification the SDK hands `onprogress` for
 //      this call is {progress, total, message}, in the order it came.
 //   {"op": "concurrent", "calls": [{name, args}]} -> {"results": [...], "ms": [...]}
+//      answers: each elicitation's answer, in order: "allow once", "allow
+//      for this session", "decline" (accepted with that decision),
+//      "reject" (action decline), "cancel", or an object (accepted with it
+//      as the content); "asked" is each question's message.
+//   {"op": "list_prompts"} / {"op": "list_resources"} / {"op": "list_templates"}
+//                                                 -> {"prompts"} / {"resources"} / {"resourceTemplates"}
+//   {"op": "get_prompt", "name", "args"?}         -> {"result"} | {"error", "code"}
+//   {"op": "read", "uri"}                         -> {"result"} | {"error", "code"}
+//   {"op": "subscribe" | "unsubscribe", "uri"}    -> {"result"} | {"error", "code"}
+//   {"op": "complete", "ref", "argument"}         -> {"result"} | {"error", "code"}
+//   {"op": "notes", "wait_ms"?, "until"?}         -> {"notes": [{method, uri?}]}, after
+//      waiting up to wait_ms for a note whose method is `until` (all of
+//      them so far, then forgotten)
 //   {"op": "close"}
 //
 // The first line written is {"ready": true, "protocol", "instructions"}.
@@ -26,26 +43,60 @@ import readline from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 const elicit = process.argv[2] === "yes";
 const command = process.argv.slice(process.argv.indexOf("--") + 1);
 const answers = [];
 const asked = [];
 
-const client = new Client(
-  { name: "disclose-e2e-ts", version: "1.0.0" },
-  { capabilities: elicit ? { elicitation: {} } : {} },
-);
+const sampling = process.env.MCP_SAMPLING === "1";
+const capabilities = {};
+if (elicit) capabilities.elicitation = { form: {}, url: {} };
+if (sampling) capabilities.sampling = {};
+const client = new Client({ name: "disclose-e2e-ts", version: "1.0.0" }, { capabilities });
 if (elicit) {
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
     const answer = answers.length ? answers.shift() : "cancel";
+    if (typeof answer === "object") return { action: "accept", content: answer };
     if (answer === "reject") return { action: "decline" };
     if (answer === "cancel") return { action: "cancel" };
+    if (request.params.mode === "url") return { action: "accept" };
     return { action: "accept", content: { decision: answer } };
   });
 }
+if (sampling) {
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const messages = request.params.messages;
+    const last = messages[messages.length - 1];
+    asked.push(`sampling: ${last.content.text}`);
+    return {
+      role: "assistant",
+      model: "e2e-model",
+      content: { type: "text", text: `sampled: ${last.content.text}` },
+    };
+  });
+}
+const notes = [];
+let noted = () => {};
+for (const schema of [
+  ResourceUpdatedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  PromptListChangedNotificationSchema,
+]) {
+  client.setNotificationHandler(schema, (notification) => {
+    notes.push({ method: notification.method, uri: notification.params?.uri ?? null });
+    noted();
+  });
+}
+const failed = (error) => ({ error: String(error), code: error?.code ?? null });
 
 const byUrl = /^https?:\/\//.test(command[0]);
 const token = process.env.MCP_BEARER_TOKEN;
@@ -112,6 +163,36 @@ for await (const line of lines) {
         }),
       );
       write({ results: results.map((r) => r.result), ms: results.map((r) => r.ms) });
+    } else if (order.op === "list_prompts") {
+      write(await client.listPrompts(undefined, { timeout }));
+    } else if (order.op === "list_resources") {
+      write(await client.listResources(undefined, { timeout }));
+    } else if (order.op === "list_templates") {
+      write(await client.listResourceTemplates(undefined, { timeout }));
+    } else if (["get_prompt", "read", "subscribe", "unsubscribe", "complete"].includes(order.op)) {
+      answers.splice(0, answers.length, ...(order.answers ?? []));
+      asked.length = 0;
+      const request = {
+        get_prompt: () => client.getPrompt({ name: order.name, arguments: order.args }, { timeout }),
+        read: () => client.readResource({ uri: order.uri }, { timeout }),
+        subscribe: () => client.subscribeResource({ uri: order.uri }, { timeout }),
+        unsubscribe: () => client.unsubscribeResource({ uri: order.uri }, { timeout }),
+        complete: () => client.complete({ ref: order.ref, argument: order.argument }, { timeout }),
+      }[order.op];
+      try {
+        write({ result: await request(), asked: [...asked] });
+      } catch (error) {
+        write({ ...failed(error), asked: [...asked] });
+      }
+    } else if (order.op === "notes") {
+      const deadline = Date.now() + (order.wait_ms ?? 0);
+      while (Date.now() < deadline && !notes.some((n) => n.method === order.until)) {
+        await new Promise((resolve) => {
+          noted = resolve;
+          setTimeout(resolve, deadline - Date.now());
+        });
+      }
+      write({ notes: notes.splice(0, notes.length) });
     } else {
       write({ error: `unknown op ${order.op}` });
     }

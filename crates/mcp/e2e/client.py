@@ -23,8 +23,17 @@ as one JSON line (the tests in crates/mcp/tests/ read them):
       progress: true to ask for progress (the SDK sends its own
       progressToken); each notification the SDK hands the callback for this
       call is {"progress", "total", "message"}, in the order it came.
+      An answer may also be an object: accepted with it as the content.
   {"op": "prompt"} / {"op": "resource"}     -> {"text": ...}
+  {"op": "list_prompts"} / {"op": "list_resources"} / {"op": "list_templates"}
+                                            -> {"prompts"} / {"resources"} / {"resourceTemplates"}
+  {"op": "get_prompt", "name", "args"?}     -> {"result"} | {"error"}
+  {"op": "read", "uri"}                     -> {"result"} | {"error"}
+  {"op": "complete", "ref", "argument"}     -> {"result"} | {"error"}
   {"op": "close"}                           -> ends the session
+
+With MCP_SAMPLING=1 in the environment it declares sampling and answers
+each request with "sampled: " and the last message's text.
 
 The first line written is {"ready": true, "protocol", "instructions"}.
 """
@@ -55,15 +64,28 @@ async def main() -> None:
     async def on_elicit(context, params):
         asked.append(params.message)
         answer = answers.pop(0) if answers else "cancel"
+        if isinstance(answer, dict):
+            return types.ElicitResult(action="accept", content=answer)
         if answer in ("reject", "decline-action"):
             return types.ElicitResult(action="decline")
         if answer == "cancel":
             return types.ElicitResult(action="cancel")
         return types.ElicitResult(action="accept", content={"decision": answer})
 
+    async def on_sample(context, params):
+        text = params.messages[-1].content.text
+        asked.append(f"sampling: {text}")
+        return types.CreateMessageResult(
+            role="assistant",
+            model="e2e-model",
+            content=types.TextContent(type="text", text=f"sampled: {text}"),
+        )
+
     kwargs = {"mode": mode, "cache": None}
     if elicit == "yes":
         kwargs["elicitation_callback"] = on_elicit
+    if os.environ.get("MCP_SAMPLING") == "1":
+        kwargs["sampling_callback"] = on_sample
     if command[0].startswith("http://") or command[0].startswith("https://"):
         token = os.environ.get("MCP_BEARER_TOKEN")
         headers = {"Authorization": f"Bearer {token}"} if token else None
@@ -114,6 +136,29 @@ async def main() -> None:
                 elif op == "resource":
                     result = await client.read_resource("disclose://index")
                     answer = {"text": result.contents[0].text}
+                elif op == "list_prompts":
+                    answer = {"prompts": dump(await client.list_prompts())["prompts"]}
+                elif op == "list_resources":
+                    answer = {"resources": dump(await client.list_resources())["resources"]}
+                elif op == "list_templates":
+                    listed = dump(await client.list_resource_templates())
+                    answer = {"resourceTemplates": listed["resourceTemplates"]}
+                elif op in ("get_prompt", "read", "complete"):
+                    answers[:] = list(command.get("answers", []))
+                    asked.clear()
+                    if op == "get_prompt":
+                        result = await client.get_prompt(command["name"], command.get("args"))
+                    elif op == "read":
+                        result = await client.read_resource(command["uri"])
+                    else:
+                        ref = command["ref"]
+                        ref = (
+                            types.PromptReference(type="ref/prompt", name=ref["name"])
+                            if ref["type"] == "ref/prompt"
+                            else types.ResourceTemplateReference(type="ref/resource", uri=ref["uri"])
+                        )
+                        result = await client.complete(ref, command["argument"])
+                    answer = {"result": dump(result), "asked": list(asked)}
                 else:
                     answer = {"error": f"unknown op {op}"}
             except Exception as error:  # reported to the test, which decides

@@ -3,19 +3,21 @@
 //!
 //! Upstreams are admitted by origin (byte order), each one's tools in the
 //! order its `tools/list` gave them, so the same servers give the same run
-//! whichever answered first. Each tool goes through `disclose::import::mcp`
-//! (annotations to effects, as documented there), takes its server's
-//! `approval`, and is offered to the `Recorder` whatever it is: a refusal
+//! whichever answered first. A tool the server's `"tools"` filter leaves
+//! out is never offered ([`filtered`]). Each tool goes through
+//! `disclose::import::mcp` (annotations to effects, as documented there),
+//! takes the approval its server's `approval` rule gives it, and is offered to the `Recorder` whatever it is: a refusal
 //! (a normalization collision, a bad schema, a name past 64 characters)
 //! stays in the recording and is logged. The run starts in `work` mode, or
 //! as a `scout`/`writer` child (SPEC §8).
 
 use std::collections::BTreeMap;
 
-use disclose::{Approval, Catalog, Mode, Profile, Provider, RecordedRun, Recorder, ToolDecl};
+use disclose::{Catalog, Mode, Profile, Provider, RecordedRun, Recorder, ToolDecl};
 use serde_json::Value;
 
 use crate::log;
+use crate::policy::{ApprovalRule, ToolFilter};
 use crate::recording::Out;
 use crate::secrets::Secrets;
 use crate::shared::UpstreamTool;
@@ -39,14 +41,25 @@ pub struct Listed<'a> {
     /// Its origin.
     pub origin: &'a str,
     /// Its config's `approval`.
-    pub approval: Approval,
+    pub approval: &'a ApprovalRule,
     /// Its `tools/list`, each tool a JSON object.
     pub tools: &'a [Value],
 }
 
+/// The tools of `tools` that `filter` admits, and how many it left out.
+pub fn filtered(tools: &[Value], filter: &ToolFilter) -> (Vec<Value>, usize) {
+    let kept: Vec<Value> = tools
+        .iter()
+        .filter(|tool| filter.admits(tool.get("name").and_then(Value::as_str)))
+        .cloned()
+        .collect();
+    let left_out = tools.len() - kept.len();
+    (kept, left_out)
+}
+
 /// The declarations of one upstream's tools. A tool the import cannot read
 /// (no usable name) is logged and left out: there is nothing to declare.
-pub fn declarations(origin: &str, approval: Approval, tools: &[Value]) -> Vec<ToolDecl> {
+pub fn declarations(origin: &str, approval: &ApprovalRule, tools: &[Value]) -> Vec<ToolDecl> {
     let mut decls = Vec::with_capacity(tools.len());
     for (index, tool) in tools.iter().enumerate() {
         decls.extend(declare(origin, approval, index, tool));
@@ -56,13 +69,16 @@ pub fn declarations(origin: &str, approval: Approval, tools: &[Value]) -> Vec<To
 
 /// The declaration of the `index`th tool an upstream listed, if the import
 /// can read it (it is logged otherwise).
-fn declare(origin: &str, approval: Approval, index: usize, tool: &Value) -> Vec<ToolDecl> {
+fn declare(origin: &str, approval: &ApprovalRule, index: usize, tool: &Value) -> Vec<ToolDecl> {
     let one = Value::Array(vec![tool.clone()]);
     match disclose::import::mcp(one.to_string(), origin) {
         Ok(imported) => imported
             .tools
             .into_iter()
-            .map(|decl| decl.with_approval(approval))
+            .map(|decl| {
+                let approval = approval.for_tool(&decl.name, decl.effect);
+                decl.with_approval(approval)
+            })
             .collect(),
         Err(error) => {
             log(&format!(
@@ -185,7 +201,7 @@ impl Snapshot {
 /// compared with.
 pub fn digests(origin: &str, tools: &[Value]) -> BTreeMap<String, String> {
     let mut digests = BTreeMap::new();
-    for decl in declarations(origin, Approval::Required, tools) {
+    for decl in declarations(origin, &ApprovalRule::default(), tools) {
         let mut scratch = Catalog::new();
         if let Ok(tool) = scratch.admit_tool(&decl) {
             digests.insert(tool.name().to_string(), tool.digest().to_string());
@@ -209,7 +225,7 @@ mod tests {
         ];
         let listed = [Listed {
             origin: "srv",
-            approval: Approval::Never,
+            approval: &ApprovalRule::of(crate::policy::AskPolicy::Never),
             tools: &tools,
         }];
         let file = tempfile::tempfile().expect("a temporary file");
@@ -247,7 +263,11 @@ mod tests {
         let route = &started.routes["srv__search_a"];
         assert_eq!(
             (route.raw_name.as_str(), route.effect, route.approval),
-            ("search_a", disclose::Effect::Read, Approval::Never)
+            (
+                "search_a",
+                disclose::Effect::Read,
+                disclose::Approval::Never
+            )
         );
         assert!(
             started.render.contains("- srv__search_a: Search A.\n"),

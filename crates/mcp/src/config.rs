@@ -1,16 +1,22 @@
 //! The gateway's config: the `mcpServers` JSON that MCP clients already use
-//! (Claude Desktop, Cursor, Claude Code's `.mcp.json`), read unchanged.
+//! (Claude Desktop, Cursor, Claude Code's `.mcp.json`), or VS Code's
+//! `mcp.json` (`servers`), read unchanged.
 //!
-//! Each entry's key is its origin (SPEC §1). A stdio entry has `command`,
-//! `args`, `env` and `cwd`; an HTTP entry has `type` (`http`, also
-//! `streamable-http`), `url` and `headers`. `${VAR}` and `${VAR:-default}`
-//! are taken from the gateway's environment in `command`, `args`, `env`,
-//! `cwd`, `url` and `headers`, as Claude Code expands them. Our own keys are
-//! `approval` (`required`, the default, or `never`) and, on a stdio entry,
-//! `secrets` (the `env` keys whose values are secrets whatever their
-//! names, beside those `secrets` finds by name); keys that other
-//! clients read (`disabled`, `timeout`, …) are left alone, named once on
-//! stderr as not read here.
+//! Each entry's key names its origin (SPEC §1): the key itself when it is
+//! one, else the key mapped by [`origin_of`] (`GitHub` → `github`,
+//! `my_tools` → `my-tools`), or the entry's own `"origin"`. A stdio entry
+//! has `command`, `args`, `env` and `cwd`; an HTTP entry has `type`
+//! (`http`, also `streamable-http`), `url` and `headers`. `${VAR}` and
+//! `${VAR:-default}` are taken from the gateway's environment in `command`,
+//! `args`, `env`, `cwd`, `url` and `headers`, as Claude Code expands them
+//! (VS Code's `${input:…}` is refused: the gateway cannot prompt). An entry
+//! with `"disabled": true` is not read further and not started. Our own
+//! keys are `approval` (`required`, the default, `never`, `writes`, or an
+//! object of per-tool exceptions), `tools` (`allow` and `deny` globs),
+//! `origin` and, on a stdio entry, `secrets` (the `env` keys whose values
+//! are secrets whatever their names, beside those `secrets` finds by
+//! name); keys that other clients read (`timeout`, `envFile`, …) are left
+//! alone, named once on stderr as not read here.
 //!
 //! This module reads bytes and an environment lookup and returns a typed
 //! [`Config`] or one [`ConfigError`] whose `Display` is the whole message
@@ -21,8 +27,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-use disclose::Approval;
 use serde_json::{Map, Value};
+
+use crate::policy::{ApprovalRule, AskPolicy, Glob, ToolFilter};
 
 /// A whole config: every server, by origin (byte order, the order of
 /// admission).
@@ -30,20 +37,32 @@ use serde_json::{Map, Value};
 pub struct Config {
     /// The servers by origin.
     pub servers: BTreeMap<String, Server>,
+    /// The origins in the order the file gives their entries (which
+    /// server's resource wins when two list one URI).
+    pub order: Vec<String>,
+    /// Entries with `"disabled": true`, by path: not started.
+    pub disabled: Vec<String>,
+    /// Entries whose key is not an origin, by path, with the origin they
+    /// serve as.
+    pub mapped: Vec<(String, String)>,
     /// Keys of entries that other clients read and this gateway does not,
-    /// as `mcpServers.ORIGIN.KEY`, for one note on stderr.
+    /// as `mcpServers.KEY.NAME`, for one note on stderr.
     pub ignored: Vec<String>,
 }
 
 /// One upstream server.
 #[derive(Clone, PartialEq)]
 pub struct Server {
-    /// Its key in `mcpServers`: the origin of its tools.
+    /// The origin of its tools and prompts.
     pub origin: String,
+    /// Its entry's place in the file (`mcpServers.KEY`), for messages.
+    pub path: String,
     /// How it is reached.
     pub transport: Transport,
-    /// The approval every one of its tools is declared with.
-    pub approval: Approval,
+    /// Which of its tools are put to the user.
+    pub approval: ApprovalRule,
+    /// Which of its tools are admitted.
+    pub tools: ToolFilter,
 }
 
 /// How an upstream is reached.
@@ -81,8 +100,10 @@ impl fmt::Debug for Server {
         };
         f.debug_struct("Server")
             .field("origin", &self.origin)
+            .field("path", &self.path)
             .field("transport", &kind)
             .field("approval", &self.approval)
+            .field("tools", &self.tools)
             .finish()
     }
 }
@@ -153,9 +174,36 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// The keys of an entry this gateway reads.
-const KNOWN: [&str; 9] = [
-    "type", "command", "args", "env", "cwd", "url", "headers", "approval", "secrets",
+const KNOWN: [&str; 12] = [
+    "type", "command", "args", "env", "cwd", "url", "headers", "approval", "secrets", "tools",
+    "origin", "disabled",
 ];
+
+/// The origin a server's key maps to when it is not one itself: ASCII
+/// letters lower-cased, digits kept, every run of any other characters
+/// (`_`, spaces, dots, …) one `-`, none at either end, cut to 32
+/// characters. `None` when nothing is left (a key of separators alone).
+pub fn origin_of(key: &str) -> Option<String> {
+    let mut origin = String::with_capacity(key.len().min(32));
+    let mut pending_dash = false;
+    for c in key.chars() {
+        if c.is_ascii_alphanumeric() {
+            if pending_dash && !origin.is_empty() {
+                origin.push('-');
+            }
+            pending_dash = false;
+            origin.push(c.to_ascii_lowercase());
+        } else {
+            pending_dash = true;
+        }
+        if origin.len() >= 32 {
+            break;
+        }
+    }
+    origin.truncate(32);
+    let origin = origin.trim_end_matches('-').to_string();
+    disclose::internals::naming::origin_is_valid(&origin).then_some(origin)
+}
 
 /// Reads a config. `file` names it in messages; `var` looks a variable up
 /// in the gateway's environment.
@@ -185,46 +233,164 @@ pub fn parse(
             ),
         ));
     };
-    let servers = match top.get("mcpServers") {
-        Some(Value::Object(servers)) => servers,
-        Some(other) => {
-            return Err(at(
-                "mcpServers".into(),
-                format!("is {}, not an object of servers", kind(other)),
-            ));
-        }
-        None => {
+    let (section, servers) = match (top.get("mcpServers"), top.get("servers")) {
+        (Some(_), Some(_)) => {
             return Err(at(
                 String::new(),
-                "the config has no \"mcpServers\" object".into(),
+                "the config has both \"mcpServers\" and \"servers\" (VS Code's); keep the servers in one of them".into(),
             ));
         }
+        (Some(servers), None) => ("mcpServers", servers),
+        (None, Some(servers)) => ("servers", servers),
+        (None, None) => {
+            return Err(at(
+                String::new(),
+                "the config has no \"mcpServers\" object (nor VS Code's \"servers\")".into(),
+            ));
+        }
+    };
+    let Value::Object(servers) = servers else {
+        return Err(at(
+            section.into(),
+            format!("is {}, not an object of servers", kind(servers)),
+        ));
     };
     let mut config = Config {
         servers: BTreeMap::new(),
+        order: Vec::new(),
+        disabled: Vec::new(),
+        mapped: Vec::new(),
         ignored: Vec::new(),
     };
-    for (origin, entry) in servers {
-        let path = format!("mcpServers.{}", quote_key(origin));
-        if !disclose::internals::naming::origin_is_valid(origin) {
-            return Err(at(
-                path,
-                format!(
-                    "the server name {} is not a valid origin: 1 to 32 lowercase letters, digits and inner hyphens (SPEC §1), since it prefixes each of its tools' names",
-                    quoted(origin)
-                ),
-            ));
-        }
+    // Which key holds each origin, to name both when two map to one.
+    let mut holders: BTreeMap<String, String> = BTreeMap::new();
+    for key in keys_in_file_order(bytes, section, servers) {
+        let Some(entry) = servers.get(&key) else {
+            continue;
+        };
+        let path = format!("{section}.{}", quote_key(&key));
         let Value::Object(entry) = entry else {
             return Err(at(path, format!("is {}, not an object", kind(entry))));
         };
-        let server = server(origin, entry, &path, var).map_err(|(path, m)| at(path, m))?;
-        for key in entry.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
-            config.ignored.push(format!("{path}.{}", quote_key(key)));
+        match entry.get("disabled") {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => {
+                config.disabled.push(path);
+                continue;
+            }
+            Some(other) => {
+                return Err(at(
+                    format!("{path}.disabled"),
+                    format!("is {}, not true or false", shown(other)),
+                ));
+            }
         }
-        config.servers.insert(origin.clone(), server);
+        let origin = entry_origin(&key, entry, &path).map_err(|(path, m)| at(path, m))?;
+        if let Some(holder) = holders.get(&origin) {
+            return Err(at(
+                path.clone(),
+                format!(
+                    "serves as origin {} as {holder} does; give one of them an \"origin\" of its own",
+                    quoted(&origin)
+                ),
+            ));
+        }
+        holders.insert(origin.clone(), path.clone());
+        if origin != key {
+            config.mapped.push((path.clone(), origin.clone()));
+        }
+        let server = server(&origin, entry, &path, var).map_err(|(path, m)| at(path, m))?;
+        for name in entry.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
+            config.ignored.push(format!("{path}.{}", quote_key(name)));
+        }
+        config.order.push(origin.clone());
+        config.servers.insert(origin, server);
     }
     Ok(config)
+}
+
+/// The origin an entry serves as: its `"origin"`, its key when that is an
+/// origin, or its key mapped by [`origin_of`].
+fn entry_origin(key: &str, entry: &Map<String, Value>, path: &str) -> Result<String, Refused> {
+    let valid = disclose::internals::naming::origin_is_valid;
+    match entry.get("origin") {
+        Some(Value::String(origin)) if valid(origin) => Ok(origin.clone()),
+        Some(Value::String(origin)) => Err((
+            format!("{path}.origin"),
+            format!(
+                "{} is not a valid origin: 1 to 32 lowercase letters, digits and inner hyphens (SPEC §1), since it prefixes each of the server's tools' names",
+                quoted(origin)
+            ),
+        )),
+        Some(other) => Err((
+            format!("{path}.origin"),
+            format!("is {}, not a string", kind(other)),
+        )),
+        None if valid(key) => Ok(key.to_string()),
+        None => origin_of(key).ok_or_else(|| {
+            (
+                path.to_string(),
+                format!(
+                    "the server name {} has no letter or digit to make an origin of; give the entry an \"origin\" (1 to 32 lowercase letters, digits and inner hyphens)",
+                    quoted(key)
+                ),
+            )
+        }),
+    }
+}
+
+/// The keys of `servers` in the order the file has them (serde_json's map
+/// sorts them). The bytes were read whole already, so the second reading
+/// cannot fail; if it did, byte order stands in.
+fn keys_in_file_order(bytes: &[u8], section: &str, servers: &Map<String, Value>) -> Vec<String> {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+    /// A map's keys in order, its values skipped.
+    struct Keys;
+    impl<'de> Visitor<'de> for Keys {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
+            let mut keys = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value::<IgnoredAny>()?;
+                keys.push(key);
+            }
+            Ok(keys)
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Keys {
+        type Value = Vec<String>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<String>, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+    /// The top object: the section's keys.
+    struct Top<'s>(&'s str);
+    impl<'de> Visitor<'de> for Top<'_> {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
+            let mut found = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if key == self.0 {
+                    found = map.next_value_seed(Keys)?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    match serde::Deserializer::deserialize_map(&mut reader, Top(section)) {
+        Ok(keys) if keys.len() == servers.len() => keys,
+        _ => servers.keys().cloned().collect(),
+    }
 }
 
 type Refused = (String, String);
@@ -236,20 +402,8 @@ fn server(
     var: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Server, Refused> {
     let key = |k: &str| format!("{path}.{k}");
-    let approval = match entry.get("approval") {
-        None => Approval::Required,
-        Some(Value::String(word)) if word == "required" => Approval::Required,
-        Some(Value::String(word)) if word == "never" => Approval::Never,
-        Some(other) => {
-            return Err((
-                key("approval"),
-                format!(
-                    "is {}; it is \"required\" (the default) or \"never\"",
-                    shown(other)
-                ),
-            ));
-        }
-    };
+    let approval = approval_rule(entry.get("approval"), &key("approval"))?;
+    let tools = tool_filter(entry.get("tools"), &key("tools"))?;
     let kind_word = match entry.get("type") {
         None => None,
         Some(Value::String(word)) => Some(word.as_str()),
@@ -359,9 +513,116 @@ fn server(
     };
     Ok(Server {
         origin: origin.to_string(),
+        path: path.to_string(),
         transport,
         approval,
+        tools,
     })
+}
+
+const APPROVAL_WORDS: &str = "\"required\" (the default), \"never\" or \"writes\"";
+
+/// `"approval"`: a word, or `{"default": WORD, "never": [glob…],
+/// "required": [glob…]}`.
+fn approval_rule(value: Option<&Value>, here: &str) -> Result<ApprovalRule, Refused> {
+    let word = |value: &Value, here: &str| match value {
+        Value::String(text) => AskPolicy::from_word(text).ok_or_else(|| {
+            (
+                here.to_string(),
+                format!("is {}; it is {APPROVAL_WORDS}", shown(value)),
+            )
+        }),
+        other => Err((
+            here.to_string(),
+            format!("is {}; it is {APPROVAL_WORDS}", shown(other)),
+        )),
+    };
+    let map = match value {
+        None => return Ok(ApprovalRule::default()),
+        Some(Value::Object(map)) => map,
+        Some(other) => return word(other, here).map(ApprovalRule::of),
+    };
+    if let Some(unknown) = map
+        .keys()
+        .find(|k| !["default", "never", "required"].contains(&k.as_str()))
+    {
+        return Err((
+            format!("{here}.{}", quote_key(unknown)),
+            "is not read here: an approval object has \"default\", \"never\" and \"required\""
+                .into(),
+        ));
+    }
+    let default = match map.get("default") {
+        None => AskPolicy::Required,
+        Some(value) => word(value, &format!("{here}.default"))?,
+    };
+    Ok(ApprovalRule {
+        default,
+        never: globs(map.get("never"), &format!("{here}.never"))?,
+        required: globs(map.get("required"), &format!("{here}.required"))?,
+    })
+}
+
+/// `"tools"`: `{"allow": [glob…], "deny": [glob…]}`.
+fn tool_filter(value: Option<&Value>, here: &str) -> Result<ToolFilter, Refused> {
+    let map = match value {
+        None => return Ok(ToolFilter::default()),
+        Some(Value::Object(map)) => map,
+        Some(other) => {
+            return Err((
+                here.to_string(),
+                format!(
+                    "is {}, not an object with \"allow\" and \"deny\" lists of tool names",
+                    kind(other)
+                ),
+            ));
+        }
+    };
+    if let Some(unknown) = map
+        .keys()
+        .find(|k| !["allow", "deny"].contains(&k.as_str()))
+    {
+        return Err((
+            format!("{here}.{}", quote_key(unknown)),
+            "is not read here: \"tools\" has \"allow\" and \"deny\"".into(),
+        ));
+    }
+    let allow = match map.get("allow") {
+        None => None,
+        some => Some(globs(some, &format!("{here}.allow"))?),
+    };
+    Ok(ToolFilter {
+        allow,
+        deny: globs(map.get("deny"), &format!("{here}.deny"))?,
+    })
+}
+
+/// A list of globs over tool names.
+fn globs(value: Option<&Value>, here: &str) -> Result<Vec<Glob>, Refused> {
+    let items = match value {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            return Err((
+                here.to_string(),
+                format!(
+                    "is {}, not an array of tool names (globs with * and ?)",
+                    kind(other)
+                ),
+            ));
+        }
+    };
+    let mut globs = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let Value::String(text) = item else {
+            return Err((
+                format!("{here}[{i}]"),
+                format!("is {}, not a string", kind(item)),
+            ));
+        };
+        globs.push(Glob::new(text.clone()));
+    }
+    Ok(globs)
 }
 
 fn string(
@@ -463,6 +724,15 @@ pub fn expand(
             ));
         };
         let inner = &after[..end];
+        if inner.starts_with("input:") {
+            return Err((
+                path.to_string(),
+                format!(
+                    "{} asks VS Code to prompt for a value, and the gateway cannot prompt: put the value in the gateway's environment and write ${{VAR}}",
+                    quoted(&format!("${{{inner}}}"))
+                ),
+            ));
+        }
         let (name, default) = match inner.split_once(":-") {
             Some((name, default)) => (name, Some(default)),
             None => (inner, None),

@@ -23,17 +23,29 @@
 //! The gateway never changes a run's catalog: a restarted upstream whose
 //! tool changed (by digest, SPEC §2) has that tool refused, in every
 //! session.
+//!
+//! Besides tools, it forwards what its upstreams offer (`hub`, `listing`):
+//! `prompts/list` and the resource lists are the gateway's index and every
+//! upstream's entries; `prompts/get`, `resources/read`,
+//! `completion/complete` and `resources/subscribe`/`unsubscribe` go to the
+//! upstream that owns the prompt or URI, with the same restarts, timeout,
+//! cancellation, progress and HTTP limits as a call, and come back as sent
+//! (secrets scrubbed). A server's question during a forwarded request goes
+//! to the session that made it (`questions`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use disclose::{Answer, Approval, ToolCall};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest, CompleteRequest,
+    CompleteRequestParams, CompleteResult, ContentBlock, GetPromptRequest, GetPromptRequestParams,
     GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequest, InputRequests,
-    InputRequiredResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerConfig,
+    InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse,
+    Reference, ResultType, ServerConfig, ServerResult, SubscribeRequestParams,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -42,14 +54,37 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::approval::{self, Decision};
+use crate::questions::{Asker, Parked};
 use crate::session::{Allowance, SessionRun, lock};
 use crate::shared::{Shared, UpstreamTool};
-use crate::upstream::Called;
+use crate::upstream::{Called, Forward, Replied, What};
 
 /// The name of the prompt and resource that carry the dormant index.
 pub const INDEX: &str = "index";
 /// The resource's address.
 pub const INDEX_URI: &str = "disclose://index";
+/// The key of a server's question among a call's input requests.
+pub const QUESTION: &str = "question";
+
+/// The description of the index, as a prompt and as a resource.
+const INDEX_DESCRIPTION: &str =
+    "The catalog's dormant index: every capability behind describe and call, one line each.";
+
+/// The gateway's own prompt and resource, first in their lists.
+pub fn own() -> crate::listing::Own {
+    // Our own JSON of a fixed shape: a test holds that it reads.
+    crate::listing::Own {
+        prompt: serde_json::from_value(json!({"name": INDEX, "description": INDEX_DESCRIPTION}))
+            .unwrap_or_else(|_| rmcp::model::Prompt::new(INDEX, Some(INDEX_DESCRIPTION), None)),
+        resource: serde_json::from_value(json!({
+            "uri": INDEX_URI,
+            "name": INDEX,
+            "description": INDEX_DESCRIPTION,
+            "mimeType": "text/markdown",
+        }))
+        .unwrap_or_else(|_| rmcp::model::Resource::new(INDEX_URI, INDEX)),
+    }
+}
 
 /// A call's slot among its session's calls in flight (HTTP's
 /// `--max-calls`), put in the request's extensions by the transport and
@@ -88,6 +123,16 @@ pub(crate) struct Caller {
 }
 
 impl Caller {
+    /// Who to ask the server's questions during this call.
+    fn asker(&self, session: u64) -> Asker {
+        Asker::new(
+            session,
+            &self.peer,
+            self.capabilities.clone(),
+            self.version.as_ref(),
+        )
+    }
+
     fn of(context: RequestContext<RoleServer>) -> Caller {
         Caller {
             slot: CallSlot::take(&context),
@@ -112,7 +157,7 @@ pub(crate) enum Decided {
 
 /// A call the catalog routed to an upstream tool.
 pub(crate) struct Routed {
-    session: Arc<SessionRun>,
+    pub(crate) session: Arc<SessionRun>,
     /// The call as resolved and fitted: its minted name and args.
     pub(crate) call: ToolCall,
     pub(crate) route: UpstreamTool,
@@ -169,6 +214,23 @@ impl Gateway {
         mut caller: Caller,
     ) -> CallToolResponse {
         let _slot = caller.slot.take();
+        // A 2026-07-28 client's retry with its answer to a server's question.
+        if let Some(state) = &request.request_state
+            && let Ok(session) = self.session()
+            && let Some(mut parked) = session.take_parked(state)
+        {
+            let answer = request
+                .input_responses
+                .as_ref()
+                .and_then(|responses| responses.get(QUESTION).cloned())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params("disclose: the retry carries no answer", None)
+                });
+            if let Some(waiting) = parked.waiting.take() {
+                let _ = waiting.send(answer);
+            }
+            return self.next_round(&session, parked, &caller.ct).await;
+        }
         match self.decide(&request, &caller.id) {
             Decided::Answered(response) => response,
             Decided::Routed(routed) => self.run_routed(routed, &request, &caller).await,
@@ -298,6 +360,15 @@ impl Gateway {
             _ => Some(Map::new()),
         };
         let minted = routed.name.clone();
+        if caller
+            .version
+            .as_ref()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        {
+            return self
+                .in_rounds(&session, Arc::clone(upstream), route, minted, args, caller)
+                .await;
+        }
         let restarted = |tools: &[Value]| shared.compare_restarted(&route.origin, tools, &minted);
         // The client's progress token, when it asked for progress: the
         // server's notifications for this call come back under it.
@@ -308,18 +379,188 @@ impl Gateway {
             }
             None => (None, None),
         };
-        let called = upstream.call(
-            &route.raw_name,
-            args,
-            &caller.ct,
-            shared.options.call_timeout,
-            &restarted,
-            sink,
-        );
+        let forward = Forward {
+            cancel: &caller.ct,
+            timeout: shared.options.call_timeout,
+            restarted: &restarted,
+            progress: sink,
+            asker: Some(caller.asker(session.serial())),
+        };
+        let called = upstream.call(&route.raw_name, args, forward);
         // Every notification is sent before the result: the forwarding
         // ends when the call has dropped its sink.
         let (called, ()) = tokio::join!(called, forward_progress(&caller.peer, progress));
-        responded(called, &routed.name, &route.origin)
+        self.responded(called, &routed.name, &route.origin)
+    }
+
+    /// Runs a 2026-07-28 client's call on a task of its own, so that a
+    /// question its server asks can be given to the client as
+    /// `input_required` while the call waits for the answer.
+    async fn in_rounds(
+        &self,
+        session: &SessionRun,
+        upstream: Arc<crate::upstream::Upstream>,
+        route: UpstreamTool,
+        minted: String,
+        args: Option<Map<String, Value>>,
+        caller: &Caller,
+    ) -> CallToolResponse {
+        let (asker, questions) = Asker::rounds(caller.capabilities.clone());
+        let (finished, done) = tokio::sync::oneshot::channel();
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let shared = Arc::clone(&self.shared);
+        let (origin, name) = (route.origin.clone(), minted.clone());
+        let running = cancel.clone();
+        let (sink, progress) = match caller.progress.clone() {
+            Some(token) => {
+                let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
+                (Some(sink), Some((token, progress)))
+            }
+            None => (None, None),
+        };
+        let peer = caller.peer.clone();
+        tokio::spawn(async move {
+            let restarted = |tools: &[Value]| shared.compare_restarted(&origin, tools, &name);
+            let forward = Forward {
+                cancel: &running,
+                timeout: shared.options.call_timeout,
+                restarted: &restarted,
+                progress: sink,
+                asker: Some(asker),
+            };
+            let called = upstream.call(&route.raw_name, args, forward);
+            // Every notification is sent before the result, as for a call
+            // that is not asked in rounds.
+            let (called, ()) = tokio::join!(called, forward_progress(&peer, progress));
+            let _ = finished.send(called);
+        });
+        let parked = Parked {
+            done,
+            questions,
+            waiting: None,
+            cancel: cancel.drop_guard(),
+            minted,
+            origin: route.origin,
+        };
+        self.next_round(session, parked, &caller.ct).await
+    }
+
+    /// Waits for a call in rounds to end, or for its server's next
+    /// question, which is the client's answer: `input_required`, the call
+    /// parked until the retry.
+    async fn next_round(
+        &self,
+        session: &SessionRun,
+        mut parked: Parked,
+        ct: &tokio_util::sync::CancellationToken,
+    ) -> CallToolResponse {
+        tokio::select! {
+            called = &mut parked.done => {
+                let called = called.unwrap_or_else(|_| {
+                    Called::Failed("disclose: the call ended without an answer\n".into())
+                });
+                self.responded(called, &parked.minted, &parked.origin)
+            }
+            Some(question) = parked.questions.recv() => {
+                let state = new_state();
+                let mut requests = InputRequests::new();
+                requests.insert(QUESTION.to_string(), question.request);
+                parked.waiting = Some(question.answer);
+                session.park(state.clone(), parked);
+                InputRequiredResult::new(Some(requests), Some(state)).into()
+            }
+            () = ct.cancelled() => error(format!(
+                "disclose: the client cancelled tools/call \"{}\"; server \"{}\" was told\n",
+                parked.minted, parked.origin
+            )).into(),
+        }
+    }
+
+    /// What the client is answered for what its upstream call gave; the
+    /// `resource_link`s of a result are remembered, so their URIs can be
+    /// read through the gateway.
+    pub(crate) fn responded(&self, called: Called, minted: &str, origin: &str) -> CallToolResponse {
+        if let Called::Result(result) = &called {
+            self.shared.hub.remember_links(origin, &result.content);
+        }
+        responded(called, minted, origin)
+    }
+
+    /// Forwards `request` to `origin` for the client of `context`, with
+    /// its progress, its questions and its slot among the session's
+    /// requests in flight, as a call is forwarded.
+    async fn forward(
+        &self,
+        origin: &str,
+        request: ClientRequest,
+        what: What<'_>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let _slot = CallSlot::take(context);
+        let shared = &self.shared;
+        let Some(upstream) = shared.upstreams.get(origin) else {
+            return Err(ErrorData::internal_error(
+                format!("disclose: server \"{origin}\" is not running"),
+                None,
+            ));
+        };
+        let session = self
+            .session()
+            .map_err(|m| ErrorData::internal_error(m, None))?;
+        let restarted = |tools: &[Value]| shared.compare_restarted(origin, tools, "");
+        let (sink, progress) = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
+                (Some(sink), Some((token, progress)))
+            }
+            None => (None, None),
+        };
+        let asker = Asker::new(
+            session.serial(),
+            &context.peer,
+            context.client_capabilities(),
+            context.protocol_version().as_ref(),
+        );
+        let forward = Forward {
+            cancel: &context.ct,
+            timeout: shared.options.call_timeout,
+            restarted: &restarted,
+            progress: sink,
+            asker: Some(asker),
+        };
+        let replied = upstream.request(request, what, forward);
+        let (replied, ()) = tokio::join!(replied, forward_progress(&context.peer, progress));
+        let scrub = |text: &str| crate::secrets::scrub(text).into_owned();
+        match replied {
+            Replied::Result(result) => {
+                let mut result = *result;
+                let secrets = crate::secrets::installed();
+                if !secrets.is_empty()
+                    && let Ok(mut value) = serde_json::to_value(&result)
+                    && secrets.scrub_value(&mut value)
+                {
+                    result = serde_json::from_value(value).map_err(|_| {
+                        ErrorData::internal_error(
+                            format!("disclose: server \"{origin}\" answered {what} with a secret of the gateway's config, and it could not be cleaned; it was withheld"),
+                            None,
+                        )
+                    })?;
+                }
+                Ok(result)
+            }
+            Replied::Error(mut error) => {
+                error.message = scrub(&error.message).into();
+                if let Some(data) = error.data.as_mut() {
+                    crate::secrets::installed().scrub_value(data);
+                }
+                Err(error)
+            }
+            Replied::Failed(text) => Err(ErrorData::internal_error(scrub(text.trim_end()), None)),
+            Replied::Cancelled => Err(ErrorData::internal_error(
+                format!("disclose: the client cancelled {what}; server \"{origin}\" was told"),
+                None,
+            )),
+        }
     }
 
     /// Puts a call whose approval is required to the user. `None` lets the
@@ -436,7 +677,7 @@ async fn forward_progress(
 }
 
 /// What the client is answered for what its upstream call gave.
-pub(crate) fn responded(called: Called, minted: &str, origin: &str) -> CallToolResponse {
+fn responded(called: Called, minted: &str, origin: &str) -> CallToolResponse {
     match called {
         Called::Result(mut result) => {
             // The 2026-07-28 envelope; rmcp drops it for older clients.
@@ -505,6 +746,7 @@ impl ServerHandler for Gateway {
                 crate::log(&message);
                 ErrorData::internal_error(message, None)
             })?;
+            self.shared.join(&session, context.peer.clone());
             let _ = self.bound.set(session);
         }
         Ok(result)
@@ -528,68 +770,259 @@ impl ServerHandler for Gateway {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        from_json(json!({"prompts": [{
-            "name": INDEX,
-            "description": "The catalog's dormant index: every capability behind describe and call, one line each.",
-        }]}))
+        let (prompts, next_cursor) = self.shared.hub.lists().prompts(cursor(&request))?;
+        Ok(ListPromptsResult {
+            prompts,
+            next_cursor,
+            ..ListPromptsResult::default()
+        })
     }
 
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if request.name != INDEX {
+        if request.name == INDEX {
+            let result: rmcp::model::GetPromptResult = from_json(json!({
+                "description": "The catalog's dormant index",
+                "messages": [{"role": "user", "content": {"type": "text", "text": self.shared.render}}],
+            }))?;
+            return Ok(result.into());
+        }
+        let lists = self.shared.hub.lists();
+        let Some(route) = lists.prompt(&request.name).cloned() else {
             return Err(ErrorData::invalid_params(
-                format!(
-                    "no prompt is named \"{}\"; the one prompt is \"{INDEX}\"",
-                    request.name
-                ),
+                format!("no prompt is named \"{}\"", request.name),
                 None,
             ));
+        };
+        let what = What {
+            method: "prompts/get",
+            subject: &request.name,
+        };
+        let mut params = GetPromptRequestParams::new(route.raw_name.clone());
+        params.arguments = request.arguments.clone();
+        let sent = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
+        match self.forward(&route.origin, sent, what, &context).await? {
+            ServerResult::GetPromptResult(mut result) => {
+                // The 2026-07-28 envelope; rmcp drops it for older clients.
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(result.into())
+            }
+            _ => Err(unexpected(&route.origin, what)),
         }
-        let result: rmcp::model::GetPromptResult = from_json(json!({
-            "description": "The catalog's dormant index",
-            "messages": [{"role": "user", "content": {"type": "text", "text": self.shared.render}}],
-        }))?;
-        Ok(result.into())
     }
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        from_json(json!({"resources": [{
-            "uri": INDEX_URI,
-            "name": INDEX,
-            "description": "The catalog's dormant index: every capability behind describe and call, one line each.",
-            "mimeType": "text/markdown",
-        }]}))
+        let (resources, next_cursor) = self.shared.hub.lists().resources(cursor(&request))?;
+        Ok(ListResourcesResult {
+            resources,
+            next_cursor,
+            ..ListResourcesResult::default()
+        })
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let (resource_templates, next_cursor) =
+            self.shared.hub.lists().templates(cursor(&request))?;
+        Ok(ListResourceTemplatesResult {
+            resource_templates,
+            next_cursor,
+            ..ListResourceTemplatesResult::default()
+        })
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        if request.uri != INDEX_URI {
-            return Err(ErrorData::resource_not_found(
-                format!(
-                    "no resource is at \"{}\"; the one resource is \"{INDEX_URI}\"",
-                    request.uri
-                ),
-                None,
-            ));
+        if request.uri == INDEX_URI {
+            let result: rmcp::model::ReadResourceResult = from_json(json!({
+                "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.shared.render}],
+            }))?;
+            return Ok(result.into());
         }
-        let result: rmcp::model::ReadResourceResult = from_json(json!({
-            "contents": [{"uri": INDEX_URI, "mimeType": "text/markdown", "text": self.shared.render}],
-        }))?;
-        Ok(result.into())
+        let origin = self.owner(&request.uri)?;
+        let what = What {
+            method: "resources/read",
+            subject: &request.uri,
+        };
+        let params = ReadResourceRequestParams::new(request.uri.clone());
+        let sent = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
+        match self.forward(&origin, sent, what, &context).await? {
+            ServerResult::ReadResourceResult(mut result) => {
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(result.into())
+            }
+            _ => Err(unexpected(&origin, what)),
+        }
     }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if request.uri == INDEX_URI {
+            // The index never changes during a run.
+            return Ok(());
+        }
+        let origin = self.owner(&request.uri)?;
+        let session = self
+            .session()
+            .map_err(|m| ErrorData::internal_error(m, None))?;
+        if !self
+            .shared
+            .hub
+            .subscribe(session.serial(), &origin, &request.uri)
+        {
+            return Ok(());
+        }
+        let what = What {
+            method: "resources/subscribe",
+            subject: &request.uri,
+        };
+        #[expect(
+            deprecated,
+            reason = "resources/subscribe is the handshake revisions' own"
+        )]
+        let sent = ClientRequest::SubscribeRequest(rmcp::model::SubscribeRequest::new(
+            SubscribeRequestParams::new(request.uri.clone()),
+        ));
+        let subscribed = self.forward(&origin, sent, what, &context).await;
+        if subscribed.is_err() {
+            self.shared
+                .hub
+                .unsubscribe(session.serial(), &origin, &request.uri);
+        }
+        subscribed.map(|_| ())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if request.uri == INDEX_URI {
+            return Ok(());
+        }
+        let origin = self.owner(&request.uri)?;
+        let session = self
+            .session()
+            .map_err(|m| ErrorData::internal_error(m, None))?;
+        if !self
+            .shared
+            .hub
+            .unsubscribe(session.serial(), &origin, &request.uri)
+        {
+            return Ok(());
+        }
+        let what = What {
+            method: "resources/unsubscribe",
+            subject: &request.uri,
+        };
+        #[expect(
+            deprecated,
+            reason = "resources/unsubscribe is the handshake revisions' own"
+        )]
+        let sent = ClientRequest::UnsubscribeRequest(rmcp::model::UnsubscribeRequest::new(
+            UnsubscribeRequestParams::new(request.uri.clone()),
+        ));
+        self.forward(&origin, sent, what, &context)
+            .await
+            .map(|_| ())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let lists = self.shared.hub.lists();
+        let mut sent = request.clone();
+        sent.meta = None;
+        let (origin, subject) = match &request.r#ref {
+            Reference::Prompt(prompt) if prompt.name == INDEX => {
+                return Ok(CompleteResult::default());
+            }
+            Reference::Prompt(prompt) => {
+                let Some(route) = lists.prompt(&prompt.name) else {
+                    return Err(ErrorData::invalid_params(
+                        format!("no prompt is named \"{}\"", prompt.name),
+                        None,
+                    ));
+                };
+                sent.r#ref = Reference::for_prompt(route.raw_name.clone());
+                (route.origin.clone(), prompt.name.clone())
+            }
+            Reference::Resource(resource) => {
+                let Some(origin) = lists.template_owner(&resource.uri) else {
+                    return Err(ErrorData::resource_not_found(
+                        format!("no server lists a resource template \"{}\"", resource.uri),
+                        None,
+                    ));
+                };
+                (origin.to_string(), resource.uri.clone())
+            }
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "a completion's ref is ref/prompt or ref/resource",
+                    None,
+                ));
+            }
+        };
+        let what = What {
+            method: "completion/complete",
+            subject: &subject,
+        };
+        let sent = ClientRequest::CompleteRequest(CompleteRequest::new(sent));
+        match self.forward(&origin, sent, what, &context).await? {
+            ServerResult::CompleteResult(mut result) => {
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(result)
+            }
+            _ => Err(unexpected(&origin, what)),
+        }
+    }
+}
+
+impl Gateway {
+    /// The upstream that serves `uri`, or the specification's "resource
+    /// not found".
+    fn owner(&self, uri: &str) -> Result<String, ErrorData> {
+        self.shared.hub.resource_owner(uri).ok_or_else(|| {
+            ErrorData::resource_not_found(
+                format!("no server lists \"{uri}\" or a template it matches"),
+                Some(json!({ "uri": uri })),
+            )
+        })
+    }
+}
+
+/// A list request's cursor, if it has one.
+fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
+    request.as_ref().and_then(|r| r.cursor.as_deref())
+}
+
+/// The error for a result of another kind than the request's.
+fn unexpected(origin: &str, what: What<'_>) -> ErrorData {
+    ErrorData::internal_error(
+        format!("disclose: server \"{origin}\" answered {what} with a result of another kind"),
+        None,
+    )
 }
 
 #[cfg(test)]

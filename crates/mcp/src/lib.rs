@@ -15,9 +15,14 @@
 //! `disclose` stays lean. The binary calls [`run`] with parsed [`Args`]
 //! (the `disclose mcp` subcommand).
 //!
-//! Layers: [`config`] (the file, typed), [`secrets`] (config credentials
-//! scrubbed from all output, and the declarations that hold one withheld), [`upstream`] (one server, its process and its
-//! calls), [`catalog`] (the snapshot and each started run), [`shared`]
+//! Layers: [`config`] (the file, typed) and [`policy`] (per-tool filters
+//! and approval rules), [`secrets`] (config credentials scrubbed from all
+//! output, and the declarations that hold one withheld), [`upstream`] (one
+//! server, its process and its requests), [`catalog`] (the snapshot and
+//! each started run), [`listing`] and [`hub`] (the upstreams' prompts,
+//! resources and templates, merged and routed, and what they announce),
+//! [`questions`] (a server's elicitation and sampling, to the session whose
+//! request it serves), [`uri_template`] (RFC 6570 matching), [`shared`]
 //! (what every session shares), [`gateway`] (the MCP server over one
 //! session, any transport), [`session`] (one session's run, recording and
 //! approvals), [`approval`] (elicitation texts), [`recording`] (the session
@@ -35,15 +40,19 @@ pub mod config;
 pub mod gateway;
 pub mod http;
 pub mod http_client;
+pub mod hub;
 pub mod lane;
+pub mod listing;
+pub mod policy;
+pub mod questions;
 pub mod recording;
 pub mod secrets;
 pub mod session;
 pub mod shared;
 pub mod stdio;
 pub mod upstream;
+pub mod uri_template;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,15 +62,16 @@ use disclose::{Profile, RecordedRun, Recorder};
 
 use crate::catalog::{Listed, Snapshot};
 use crate::recording::Out;
-use crate::shared::{Options, Parts, Shared};
+use crate::shared::{Forwards, Options, Parts, Shared};
 use crate::upstream::Upstream;
 
 /// `disclose mcp`: serve every server of an `mcpServers` config through the
 /// catalog's two doors, over stdio or streamable HTTP.
 #[derive(Clone, Debug, clap::Args)]
 pub struct Args {
-    /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`), read
-    /// unchanged; `approval` per server is ours.
+    /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`) or VS
+    /// Code's `servers`, read unchanged; `approval` and `tools` per server
+    /// are ours.
     #[arg(long, value_name = "FILE")]
     pub config: PathBuf,
     /// Write each served session as a corpus session in DIR.
@@ -250,6 +260,14 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
     let env = |name: &str| std::env::var(name).ok();
     let config = config::parse(&file, &bytes, &env).map_err(|e| e.to_string())?;
     secrets::install(secrets::Secrets::of(&config, token));
+    for (path, origin) in &config.mapped {
+        log(&format!("{file}: {path} serves as origin \"{origin}\""));
+    }
+    for path in &config.disabled {
+        log(&format!(
+            "{file}: {path} is disabled (\"disabled\": true) and not started"
+        ));
+    }
     for key in &config.ignored {
         log(&format!(
             "{file}: {key} is not read by disclose mcp (left to other clients)"
@@ -270,25 +288,53 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         }
         (None, _) => (Out::Nowhere, None),
     };
+    let hub = Arc::new(hub::Hub::new(gateway::own(), config.order.clone()));
     let upstreams: Vec<Arc<Upstream>> = config
         .servers
         .values()
-        .map(|server| Arc::new(Upstream::new(server.clone(), args.start_timeout)))
+        .map(|server| {
+            let hub = Arc::clone(&hub);
+            Arc::new(Upstream::new(server.clone(), args.start_timeout, hub))
+        })
         .collect();
     let started = upstream::start_all(upstreams).await;
-    let approvals: BTreeMap<&str, disclose::Approval> = config
-        .servers
+    let mut forwards = Forwards::default();
+    for (upstream, _) in &started {
+        let Some(declared) = upstream.declared().await else {
+            continue;
+        };
+        if let Some(prompts) = &declared.prompts {
+            forwards.prompts_changed |= prompts.list_changed == Some(true);
+        }
+        if let Some(resources) = &declared.resources {
+            forwards.resources_changed |= resources.list_changed == Some(true);
+            forwards.subscribe |= resources.subscribe == Some(true);
+        }
+        forwards.completions |= declared.completions.is_some();
+    }
+    // Each server's tools as its filter admits them: a tool left out is
+    // never declared, so no run, index or recording holds it.
+    let admitted: Vec<(&config::Server, Vec<serde_json::Value>)> = started
         .iter()
-        .map(|(origin, server)| (origin.as_str(), server.approval))
+        .filter_map(|(upstream, tools)| {
+            let server = config.servers.get(upstream.origin())?;
+            let (kept, left_out) = catalog::filtered(tools, &server.tools);
+            if left_out > 0 {
+                log(&format!(
+                    "{}: {left_out} of {} tools left out by {}.tools",
+                    server.origin,
+                    tools.len(),
+                    server.path
+                ));
+            }
+            Some((server, kept))
+        })
         .collect();
-    let listed: Vec<Listed<'_>> = started
+    let listed: Vec<Listed<'_>> = admitted
         .iter()
-        .map(|(upstream, tools)| Listed {
-            origin: upstream.origin(),
-            approval: approvals
-                .get(upstream.origin())
-                .copied()
-                .unwrap_or_default(),
+        .map(|(server, tools)| Listed {
+            origin: &server.origin,
+            approval: &server.approval,
             tools,
         })
         .collect();
@@ -335,6 +381,8 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
         about,
         record: args.record.clone(),
         upstreams,
+        hub,
+        forwards,
         options: Options {
             call_timeout: args.call_timeout,
             allow_all: args.dangerously_allow_all,

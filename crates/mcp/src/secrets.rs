@@ -97,7 +97,7 @@ impl Secrets {
     pub fn of(config: &Config, token: Option<&str>) -> Secrets {
         let mut found = Vec::new();
         for server in config.servers.values() {
-            let at = format!("mcpServers.{}", server.origin);
+            let at = &server.path;
             match &server.transport {
                 Transport::Stdio { env, secrets, .. } => {
                     for (key, value) in env {

@@ -51,6 +51,9 @@ pub struct SessionRun {
     /// Approvals asked of a 2026-07-28 client (SEP-2322): request state →
     /// the call it is for.
     pending: Mutex<BTreeMap<String, (String, Value)>>,
+    /// Calls of a 2026-07-28 client whose server asked a question: request
+    /// state → the call, running on.
+    parked: Mutex<BTreeMap<String, crate::questions::Parked>>,
     calls: AtomicU64,
     /// Set when this session's recording could not be written; shared with
     /// the gateway, which then exits 1.
@@ -58,6 +61,8 @@ pub struct SessionRun {
     /// Whether to say on stderr when it ends (not for stdio's one session,
     /// whose end is the gateway's).
     announce_end: bool,
+    /// Run once when it ends (it leaves the hub).
+    on_end: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 /// Locks a mutex whose holder may have panicked: the data is plain and
@@ -97,10 +102,17 @@ impl SessionRun {
             allowance: opened.allowance,
             allowed: Mutex::new(BTreeMap::new()),
             pending: Mutex::new(BTreeMap::new()),
+            parked: Mutex::new(BTreeMap::new()),
             calls: AtomicU64::new(0),
             record_failed: opened.record_failed,
             announce_end: opened.announce_end,
+            on_end: Mutex::new(None),
         }
+    }
+
+    /// Has `end` run when the session ends.
+    pub fn on_end(&self, end: impl FnOnce() + Send + 'static) {
+        *lock(&self.on_end) = Some(Box::new(end));
     }
 
     /// The gateway's number for this session.
@@ -178,6 +190,17 @@ impl SessionRun {
     pub fn take_pending(&self, state: &str) -> Option<(String, Value)> {
         lock(&self.pending).remove(state)
     }
+
+    /// Keeps a call whose server's question was given to its 2026-07-28
+    /// client, under the request state the retry names.
+    pub fn park(&self, state: String, parked: crate::questions::Parked) {
+        lock(&self.parked).insert(state, parked);
+    }
+
+    /// The call a retry names by `state`, taken.
+    pub fn take_parked(&self, state: &str) -> Option<crate::questions::Parked> {
+        lock(&self.parked).remove(state)
+    }
 }
 
 /// Only `Drop` takes the run, and nothing answers after it; this is never
@@ -188,6 +211,9 @@ fn ended() -> Answer {
 
 impl Drop for SessionRun {
     fn drop(&mut self) {
+        if let Some(end) = lock(&self.on_end).take() {
+            end();
+        }
         let run = lock(&self.run).take();
         let mut incomplete = None;
         if let Some(run) = run {

@@ -2,9 +2,9 @@
 //! it: the one upstream snapshot (each session's run starts from it), the
 //! routes from minted names to upstream tools, the fixed answers
 //! (`tools/list`, the `initialize` info and its `instructions`), the
-//! upstreams themselves, and the tools refused since an upstream restarted
-//! with another descriptor (a fact about the upstream, so every session
-//! refuses them). It opens sessions (`SessionRun`), and holds the one
+//! upstreams themselves, the hub of their prompts and resources, and the
+//! tools refused since an upstream restarted with another descriptor (a
+//! fact about the upstream, so every session refuses them). It opens sessions (`SessionRun`), and holds the one
 //! sessionless run of 2026-07-28 requests over HTTP.
 //!
 //! Nothing here belongs to one session: a session's run, recording,
@@ -17,10 +17,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use disclose::{Approval, Recorder};
-use rmcp::model::{ListToolsResult, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    ClientRequest, ListToolsResult, ServerCapabilities, ServerConfig, UnsubscribeRequestParams,
+};
+use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 
 use crate::catalog::{Snapshot, StartedRun};
+use crate::hub::Hub;
 use crate::recording::{self, Out};
 use crate::session::{Allowance, Opened, SessionRun, lock};
 use crate::upstream::Upstream;
@@ -61,6 +65,8 @@ pub struct Shared {
     pub(crate) routes: BTreeMap<String, UpstreamTool>,
     /// The started upstreams, by origin.
     pub(crate) upstreams: BTreeMap<String, Arc<Upstream>>,
+    /// Their prompts, resources and notifications.
+    pub(crate) hub: Arc<Hub>,
     /// Tools whose upstream restarted with a different descriptor:
     /// minted name → the refusal text. A fact about the upstream, so every
     /// session refuses them.
@@ -94,8 +100,27 @@ pub struct Parts {
     pub record: Option<PathBuf>,
     /// The started upstreams, by origin.
     pub upstreams: BTreeMap<String, Arc<Upstream>>,
+    /// Their prompts, resources and notifications.
+    pub hub: Arc<Hub>,
+    /// What the upstreams declared, as far as the gateway passes it on:
+    /// whether any lists changes of its prompts or resources, takes
+    /// subscriptions, or completes arguments.
+    pub forwards: Forwards,
     /// Approvals and timeouts.
     pub options: Options,
+}
+
+/// What the gateway declares of what it forwards.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Forwards {
+    /// Some upstream announces prompt list changes.
+    pub prompts_changed: bool,
+    /// Some upstream announces resource list changes.
+    pub resources_changed: bool,
+    /// Some upstream takes resource subscriptions.
+    pub subscribe: bool,
+    /// Some upstream completes arguments.
+    pub completions: bool,
 }
 
 impl Shared {
@@ -112,12 +137,16 @@ impl Shared {
         // Both are our own JSON of a fixed shape (a test holds that they
         // read); the defaults are never expected.
         let list = crate::gateway::from_json(json!({ "tools": tools })).unwrap_or_default();
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+        let forwards = parts.forwards;
+        let mut declared = json!({
             "tools": {"listChanged": false},
-            "prompts": {"listChanged": false},
-            "resources": {"listChanged": false},
-        }))
-        .unwrap_or_default();
+            "prompts": {"listChanged": forwards.prompts_changed},
+            "resources": {"listChanged": forwards.resources_changed, "subscribe": forwards.subscribe},
+        });
+        if forwards.completions {
+            declared["completions"] = json!({});
+        }
+        let capabilities: ServerCapabilities = serde_json::from_value(declared).unwrap_or_default();
         let info = ServerConfig::new(capabilities)
             .with_server_info(rmcp::model::Implementation::new(
                 "disclose",
@@ -130,6 +159,7 @@ impl Shared {
             record: parts.record,
             routes,
             upstreams: parts.upstreams,
+            hub: parts.hub,
             changed: Mutex::new(BTreeMap::new()),
             list,
             info,
@@ -140,6 +170,56 @@ impl Shared {
             sessionless: Mutex::new(None),
         };
         (Arc::new(shared), run)
+    }
+
+    /// `session`, served through `peer`, is told what the upstreams announce
+    /// until it ends; then every subscription only it held is ended
+    /// upstream.
+    pub fn join(self: &Arc<Self>, session: &SessionRun, peer: Peer<RoleServer>) {
+        let serial = session.serial();
+        self.hub.join(serial, peer);
+        let shared = Arc::downgrade(self);
+        session.on_end(move || {
+            let Some(shared) = shared.upgrade() else {
+                return;
+            };
+            let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                return;
+            };
+            for (origin, uri) in shared.hub.leave(serial) {
+                let shared = Arc::clone(&shared);
+                runtime.spawn(async move { shared.unsubscribe_upstream(&origin, uri).await });
+            }
+        });
+    }
+
+    /// Ends the subscription to `uri` on `origin` that no session holds
+    /// any more.
+    async fn unsubscribe_upstream(&self, origin: &str, uri: String) {
+        let Some(upstream) = self.upstreams.get(origin) else {
+            return;
+        };
+        #[expect(
+            deprecated,
+            reason = "resources/unsubscribe is the handshake revisions' own"
+        )]
+        let request = ClientRequest::UnsubscribeRequest(rmcp::model::UnsubscribeRequest::new(
+            UnsubscribeRequestParams::new(uri.clone()),
+        ));
+        let what = crate::upstream::What {
+            method: "resources/unsubscribe",
+            subject: &uri,
+        };
+        let never = tokio_util::sync::CancellationToken::new();
+        let restarted = |tools: &[Value]| self.compare_restarted(origin, tools, "");
+        let forward = crate::upstream::Forward {
+            cancel: &never,
+            timeout: self.options.call_timeout,
+            restarted: &restarted,
+            progress: None,
+            asker: None,
+        };
+        let _ = upstream.request(request, what, forward).await;
     }
 
     /// The upstreams, for a clean stop.

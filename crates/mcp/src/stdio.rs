@@ -16,6 +16,7 @@ use rmcp::ServiceExt;
 use crate::gateway::Gateway;
 use crate::lane::Lane;
 use crate::recording::Out;
+use crate::session::SessionRun;
 use crate::shared::Shared;
 
 /// Serves `run` over stdin/stdout until the client disconnects or a
@@ -27,15 +28,16 @@ pub async fn serve(
 ) -> Result<(), String> {
     let signalled = crate::signalled();
     let session = shared.session_over(run, recorded_at);
-    let gateway = Gateway::bound(shared, session);
+    let gateway = Gateway::bound(shared, Arc::clone(&session));
     let served = tokio::select! {
-        served = serve_until_closed(gateway) => served,
+        served = serve_until_closed(gateway, &session) => served,
         () = signalled => Ok(()),
     };
     served.map_err(|error| format!("serving over stdio failed: {error}"))
 }
 
-async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
+async fn serve_until_closed(gateway: Gateway, session: &SessionRun) -> Result<(), String> {
+    let shared = Arc::clone(gateway.shared());
     let (lane, served) = match reactor_stdio() {
         Some((reader, writer)) => {
             let (lane, transport) = Lane::over(gateway.clone(), reader, writer);
@@ -45,6 +47,7 @@ async fn serve_until_closed(gateway: Gateway) -> Result<(), String> {
     };
     match served {
         Ok(service) => {
+            shared.join(session, service.peer().clone());
             if let Some(lane) = lane {
                 lane.open(service.peer().clone());
             }

@@ -1,13 +1,18 @@
 //! One upstream MCP server, reached with the official Rust SDK (`rmcp`) as
 //! its client: a child process over stdio, or streamable HTTP.
 //!
-//! It owns starting (`initialize`, then `tools/list` to the last page), the
-//! child's life (its own process group, killed with the gateway; a parent
+//! It owns starting (`initialize`, then `tools/list` to the last page, and
+//! the prompts, resources and templates it lists: `listing`), the child's
+//! life (its own process group, killed with the gateway; a parent
 //! death signal on Linux, so not even a killed gateway leaves it behind),
 //! its stderr (each line to the gateway's stderr, prefixed `[origin] `),
 //! noticing that it exited (and with what status), restarting it, and one
-//! `tools/call` with cancellation. It knows nothing of the catalog: what to
-//! admit, refuse or call is the gateway's.
+//! `tools/call` (or any other request the gateway forwards: `prompts/get`,
+//! `resources/read`, …) with cancellation. Its handler forwards the
+//! server's own questions to the session whose request it is serving
+//! (`questions`), and its list changes and resource updates to the hub.
+//! It knows nothing of the catalog: what to admit, refuse or call is the
+//! gateway's.
 
 use std::fmt;
 use std::process::{ExitStatus, Stdio};
@@ -17,10 +22,12 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientRequest, CustomRequest, CustomResult, Implementation,
-    ProgressNotificationParam, ProgressToken, ServerResult,
+    ClientCapabilities, ClientConfig, ClientRequest, CustomRequest, CustomResult,
+    ElicitRequestParams, ElicitResult, ElicitationCapability, FormElicitationCapability,
+    Implementation, ProgressNotificationParam, ProgressToken, ResourceUpdatedNotificationParam,
+    SamplingCapability, ServerResult, UrlElicitationCapability,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
@@ -30,8 +37,11 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Server, Transport, redact_url};
+use crate::hub::Hub;
 use crate::lane::upstream::{Calls, Finish, Told};
+use crate::listing::Listing;
 use crate::log;
+use crate::questions::{Asker, Askers};
 use crate::session::lock;
 
 /// The most pages of `tools/list` read from one server: a server whose
@@ -49,6 +59,8 @@ struct Connection {
     generation: u64,
     /// Its calls in flight that forward progress (shared with its handler).
     progress: InFlight,
+    /// Its requests in flight, by session (shared with its handler).
+    askers: Askers,
     /// The lane its calls are sent on (a child's stdio).
     lane: Option<Arc<crate::lane::upstream::Calls>>,
 }
@@ -62,6 +74,7 @@ impl Connection {
             http: self.child.is_none(),
             exited: self.child.as_ref().map(|c| c.exited.clone()),
             progress: Arc::clone(&self.progress),
+            askers: self.askers.clone(),
             lane: self.lane.clone(),
         }
     }
@@ -75,6 +88,7 @@ struct Up {
     http: bool,
     exited: Option<watch::Receiver<Option<ExitStatus>>>,
     progress: InFlight,
+    askers: Askers,
     lane: Option<Arc<crate::lane::upstream::Calls>>,
 }
 
@@ -120,6 +134,8 @@ pub struct Upstream {
     state: tokio::sync::Mutex<State>,
     /// How many connections it has opened.
     connections: AtomicU64,
+    /// Where its listing, list changes and resource updates go.
+    hub: Arc<Hub>,
 }
 
 /// Why an upstream could not be started.
@@ -142,14 +158,67 @@ pub enum Called {
     Cancelled,
 }
 
+/// What any other request forwarded to an upstream gave.
+pub enum Replied {
+    /// Its result, as it answered.
+    Result(Box<ServerResult>),
+    /// Its error, as it answered (a JSON-RPC error the client gets as is).
+    Error(rmcp::ErrorData),
+    /// The request did not complete; the text says why, naming the server.
+    Failed(String),
+    /// The client cancelled it; upstream was told.
+    Cancelled,
+}
+
+/// What a request is, in the gateway's messages: `tools/call "echo"`.
+#[derive(Clone, Copy)]
+pub struct What<'a> {
+    /// Its method.
+    pub method: &'static str,
+    /// What it names: a tool, a prompt, a URI.
+    pub subject: &'a str,
+}
+
+impl What<'_> {
+    /// What restarts the server next, as its messages say.
+    fn next(&self) -> &'static str {
+        if self.method == "tools/call" {
+            "call to one of its tools"
+        } else {
+            "request to it"
+        }
+    }
+}
+
+impl fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} \"{}\"", self.method, self.subject)
+    }
+}
+
+/// What a forwarded request needs besides itself.
+pub struct Forward<'a> {
+    /// Cancelled when the client cancels it.
+    pub cancel: &'a CancellationToken,
+    /// How long the server may take.
+    pub timeout: Duration,
+    /// Told the tools a restarted server lists (the gateway compares them).
+    pub restarted: &'a (dyn Fn(&[Value]) -> Option<String> + Sync),
+    /// Where the server's progress notifications for it go.
+    pub progress: Option<ProgressSink>,
+    /// Who asked, for the server's questions.
+    pub asker: Option<Asker>,
+}
+
 impl Upstream {
     /// An upstream that is not started yet.
-    pub fn new(server: Server, start_timeout: Duration) -> Upstream {
+    pub fn new(server: Server, start_timeout: Duration, hub: Arc<Hub>) -> Upstream {
         Upstream {
             server,
             start_timeout,
             state: tokio::sync::Mutex::new(State::Stopped),
             connections: AtomicU64::new(0),
+            hub,
         }
     }
 
@@ -158,94 +227,157 @@ impl Upstream {
         &self.server.origin
     }
 
+    /// What it declared at `initialize`, while it is up.
+    pub async fn declared(&self) -> Option<rmcp::model::ServerCapabilities> {
+        match &*self.state.lock().await {
+            State::Up(connection) => connection
+                .service
+                .peer()
+                .peer_info()
+                .map(|info| info.capabilities.clone()),
+            _ => None,
+        }
+    }
+
     /// Starts it: `initialize` and the whole `tools/list`, within the start
     /// timeout. Gives the tools as the server listed them (JSON objects).
     pub async fn start(&self) -> Result<Vec<Value>, StartError> {
         let mut state = self.state.lock().await;
-        let (connection, tools) = self.connect().await?;
+        let (connection, tools, listing) = self.connect().await?;
         *state = State::Up(connection);
+        let origin = &self.server.origin;
+        self.hub.update(
+            origin,
+            Some(listing.prompts),
+            Some((listing.resources, listing.templates)),
+        );
         Ok(tools)
     }
 
-    async fn connect(&self) -> Result<(Connection, Vec<Value>), StartError> {
+    async fn connect(&self) -> Result<(Connection, Vec<Value>, Listing), StartError> {
         let timeout = self.start_timeout;
-        let started = tokio::time::timeout(timeout, async {
-            let mut connection = connect(&self.server).await?;
-            connection.generation = self.connections.fetch_add(1, Ordering::Relaxed);
-            let tools = list_tools(&connection.service, &self.server.origin).await;
-            match tools {
-                Ok(tools) => Ok((connection, tools)),
-                Err(error) => {
-                    stop(connection).await;
-                    Err(error)
-                }
-            }
-        })
-        .await;
-        match started {
-            Ok(result) => result,
-            Err(_) => Err(StartError(format!(
+        let deadline = tokio::time::Instant::now() + timeout;
+        let too_slow = || {
+            StartError(format!(
                 "did not answer initialize and tools/list within {} s (--start-timeout)",
                 timeout.as_secs_f64()
-            ))),
-        }
+            ))
+        };
+        let handler = Handler {
+            origin: self.server.origin.clone(),
+            progress: InFlight::default(),
+            askers: Askers::default(),
+            hub: Arc::clone(&self.hub),
+        };
+        let connected = tokio::time::timeout_at(deadline, connect(&self.server, handler)).await;
+        let mut connection = connected.map_err(|_| too_slow())??;
+        connection.generation = self.connections.fetch_add(1, Ordering::Relaxed);
+        // Its tools (each as the JSON object the server sent, read raw, so
+        // one malformed tool does not hide the others: admission refuses it
+        // by name) and, at the same time, its prompts and resources, all
+        // within the start timeout; a server that does not list the latter
+        // is served without them.
+        let origin = &self.server.origin;
+        let peer = connection.service.peer().clone();
+        let (tools, listing) = tokio::join!(
+            tokio::time::timeout_at(deadline, list_all(&peer, "tools/list", "tools")),
+            tokio::time::timeout_at(deadline, listing(&peer, origin)),
+        );
+        let tools = match tools {
+            Ok(Ok(tools)) => tools,
+            Ok(Err(error)) => {
+                stop(connection).await;
+                return Err(error);
+            }
+            Err(_) => {
+                stop(connection).await;
+                return Err(too_slow());
+            }
+        };
+        let listing = listing.unwrap_or_else(|_| {
+            log(&format!(
+                "{origin}: did not list its prompts and resources within --start-timeout; they are served once it announces a change or restarts"
+            ));
+            Listing::default()
+        });
+        Ok((connection, tools, listing))
     }
 
     /// Calls `name` (its raw name) with `args`, forwarding each progress
-    /// notification the server sends for it to `progress`. A server known
-    /// to be down, or found down when the call is sent (it could not be
-    /// reached, so it never saw the call), is restarted (or reconnected)
-    /// by this call, which then goes to it: `restarted` is called with
-    /// the tools it lists first, so the gateway can refuse a tool that
-    /// changed. A server that goes down while it holds the call is not
-    /// called again: the call may have done its work.
+    /// notification the server sends for it and each question it asks
+    /// (`forward`). A server known to be down, or found down when the call
+    /// is sent (it could not be reached, so it never saw the call), is
+    /// restarted (or reconnected) by this call, which then goes to it:
+    /// `forward.restarted` is called with the tools it lists first, so the
+    /// gateway can refuse a tool that changed. A server that goes down
+    /// while it holds the call is not called again: the call may have done
+    /// its work.
     pub async fn call(
         &self,
         name: &str,
         args: Option<Map<String, Value>>,
-        cancel: &CancellationToken,
-        timeout: Duration,
-        restarted: &(dyn Fn(&[Value]) -> Option<String> + Sync),
-        progress: Option<ProgressSink>,
+        forward: Forward<'_>,
     ) -> Called {
+        let what = What {
+            method: "tools/call",
+            subject: name,
+        };
+        let replied = self
+            .forward(Outgoing::Call { name, args }, what, forward)
+            .await;
+        called(replied, &self.server.origin, what)
+    }
+
+    /// Sends any other request (`prompts/get`, `resources/read`,
+    /// `completion/complete`, `resources/subscribe`, …) as [`Upstream::call`]
+    /// sends a call: restarted first when down, never sent twice once it
+    /// may have arrived. The server's JSON-RPC error is its answer.
+    pub async fn request(
+        &self,
+        request: ClientRequest,
+        what: What<'_>,
+        forward: Forward<'_>,
+    ) -> Replied {
+        self.forward(Outgoing::Request(Box::new(request)), what, forward)
+            .await
+    }
+
+    async fn forward(
+        &self,
+        outgoing: Outgoing<'_>,
+        what: What<'_>,
+        forward: Forward<'_>,
+    ) -> Replied {
         let origin = &self.server.origin;
         let mut again = true;
         loop {
-            let up = match self.ready(restarted).await {
+            let up = match self.ready(forward.restarted).await {
                 Ok(up) => up,
-                Err(text) => return Called::Failed(text),
+                Err(text) => return Replied::Failed(text),
             };
-            let outcome = send(
-                &up,
-                origin,
-                name,
-                args.clone(),
-                progress.clone(),
-                cancel,
-                timeout,
-            )
-            .await;
+            let outcome = send(&up, origin, &outgoing, what, &forward).await;
             let why = match outcome {
-                Sent::Answered(called) => return called,
+                Sent::Answered(replied) => return replied,
                 Sent::Unreached(error) => down_why(&error, None),
-                Sent::Broken(error) => return self.broken(&up, name, error).await,
+                Sent::Broken(error) => return self.broken(&up, what, error).await,
             };
             self.went_down(up.generation, &why).await;
             let done = self.again().1;
             if !again {
-                return Called::Failed(format!(
-                    "disclose: server \"{origin}\" {why} when tools/call \"{name}\" was sent, again once {done}; it is {done} on the next call to one of its tools\n"
+                return Replied::Failed(format!(
+                    "disclose: server \"{origin}\" {why} when {what} was sent, again once {done}; it is {done} on the next {}\n",
+                    what.next()
                 ));
             }
             again = false;
         }
     }
 
-    /// What a call sent on `up` gives when it came back with `error`: the
-    /// server's error, or, when the connection broke (the child exited or
-    /// closed it), the server marked down, to be restarted by the next call
-    /// (this one may have done its work, so it is not sent again).
-    async fn broken(&self, up: &Up, name: &str, error: rmcp::ServiceError) -> Called {
+    /// What a request sent on `up` gives when it came back with `error`:
+    /// the server's error, or, when the connection broke (the child exited
+    /// or closed it), the server marked down, to be restarted by the next
+    /// request (this one may have done its work, so it is not sent again).
+    async fn broken(&self, up: &Up, what: What<'_>, error: rmcp::ServiceError) -> Replied {
         let origin = &self.server.origin;
         // A closed transport: say how the child exited, when it did.
         let status = match up.exited.clone() {
@@ -256,16 +388,20 @@ impl Upstream {
         // broke the connection as much as a closed one.
         let unsent = matches!(error, rmcp::ServiceError::TransportSend(_));
         if !unsent && !up.closed() && status.is_none() {
-            return Called::Failed(format!(
-                "disclose: server \"{origin}\" answered tools/call \"{name}\" with an error: {}\n",
-                error_text(&error)
-            ));
+            return match error {
+                rmcp::ServiceError::McpError(data) => Replied::Error(data),
+                other => Replied::Failed(format!(
+                    "disclose: server \"{origin}\" answered {what} with an error: {}\n",
+                    error_text(&other)
+                )),
+            };
         }
         let why = down_why(&error, status);
         self.went_down(up.generation, &why).await;
         let done = self.again().1;
-        Called::Failed(format!(
-            "disclose: server \"{origin}\" {why} during tools/call \"{name}\"; it is {done} on the next call to one of its tools\n"
+        Replied::Failed(format!(
+            "disclose: server \"{origin}\" {why} during {what}; it is {done} on the next {}\n",
+            what.next()
         ))
     }
 
@@ -295,19 +431,24 @@ impl Upstream {
     /// [`Upstream::call`] reads the same outcome.
     async fn settle(&self, up: &Up, name: &str, reply: Told, timeout: Duration) -> Settled {
         let origin = &self.server.origin;
+        let what = What {
+            method: "tools/call",
+            subject: name,
+        };
         let answer = match reply {
             Told::Answered(answer) => answer,
             Told::Unsent => return Settled::Unsent,
             Told::Closed => Err(rmcp::ServiceError::TransportClosed),
             Told::TimedOut => {
-                return Settled::Called(Called::Failed(timed_out(origin, name, timeout)));
+                return Settled::Called(Called::Failed(timed_out(origin, what, timeout)));
             }
         };
-        Settled::Called(match answered(answer, origin, name, up.http) {
-            Sent::Answered(called) => called,
+        let replied = match answered(answer, up.http) {
+            Sent::Answered(replied) => replied,
             Sent::Unreached(_) => return Settled::Unsent,
-            Sent::Broken(error) => self.broken(up, name, error).await,
-        })
+            Sent::Broken(error) => self.broken(up, what, error).await,
+        };
+        Settled::Called(called(replied, origin, what))
     }
 
     /// The connection to call on: the one that is up, or a new one when
@@ -332,10 +473,16 @@ impl Upstream {
         let (doing, done) = self.again();
         log(&format!("{origin}: {doing}"));
         match self.connect().await {
-            Ok((connection, tools)) => {
+            Ok((connection, tools, listing)) => {
                 let up = connection.up();
                 *state = State::Up(connection);
                 log(&format!("{origin}: {done}"));
+                // What it lists besides tools may have changed too.
+                let resources = (listing.resources, listing.templates);
+                let changed = self
+                    .hub
+                    .update(origin, Some(listing.prompts), Some(resources));
+                self.hub.announce(changed);
                 match restarted(&tools) {
                     Some(refusal) => Err(refusal),
                     None => Ok(up),
@@ -413,12 +560,37 @@ impl Upstream {
     }
 }
 
-/// The text of a call its server did not answer within `timeout`.
-fn timed_out(origin: &str, name: &str, timeout: Duration) -> String {
+/// The text of a request its server did not answer within `timeout`.
+fn timed_out(origin: &str, what: What<'_>, timeout: Duration) -> String {
     format!(
-        "disclose: server \"{origin}\" did not answer tools/call \"{name}\" within {} s (--call-timeout); the call was cancelled upstream\n",
-        timeout.as_secs_f64()
+        "disclose: server \"{origin}\" did not answer {what} within {} s (--call-timeout); the {} was cancelled upstream\n",
+        timeout.as_secs_f64(),
+        if what.method == "tools/call" {
+            "call"
+        } else {
+            "request"
+        }
     )
+}
+
+/// What a call's reply is to the gateway: a tool result, or the text of
+/// why there is none.
+fn called(replied: Replied, origin: &str, what: What<'_>) -> Called {
+    match replied {
+        Replied::Result(result) => match *result {
+            ServerResult::CallToolResult(result) => Called::Result(result),
+            ServerResult::EmptyResult(_) => Called::Result(CallToolResult::success(Vec::new())),
+            _ => Called::Failed(format!(
+                "disclose: server \"{origin}\" answered {what} with a result this gateway does not pass on (input required, or a task)\n"
+            )),
+        },
+        Replied::Error(data) => Called::Failed(format!(
+            "disclose: server \"{origin}\" answered {what} with an error: {} ({})\n",
+            data.message, data.code.0
+        )),
+        Replied::Failed(text) => Called::Failed(text),
+        Replied::Cancelled => Called::Cancelled,
+    }
 }
 
 /// What a call sent at once ([`LaneNow::send`]) gives.
@@ -449,17 +621,24 @@ impl LaneNow {
         name: &str,
         args: Option<&Map<String, Value>>,
         timeout: Duration,
+        asker: Asker,
         done: Box<dyn FnOnce(Settled) + Send>,
     ) -> Cancel {
         let LaneNow { upstream, up, lane } = self;
         let id = lane.next_id();
         let peer = up.peer.clone();
         let named = name.to_string();
+        // Asked for from before the call is written until it is answered.
+        let asking = up
+            .askers
+            .asking(crate::lane::upstream::request_id(id), asker);
         let finish: Finish = Box::new(move |reply| match reply {
             Told::Answered(Ok(ServerResult::CallToolResult(result))) => {
+                drop(asking);
                 done(Settled::Called(Called::Result(result)));
             }
             reply => {
+                drop(asking);
                 if matches!(reply, Told::TimedOut) {
                     drop(Abandoned::of(&up.peer, id));
                 }
@@ -515,10 +694,10 @@ fn down_why(error: &rmcp::ServiceError, status: Option<ExitStatus>) -> String {
     }
 }
 
-/// How one sending of a call went.
+/// How one sending of a request went.
 enum Sent {
-    /// The server answered, or the call ended without needing it again.
-    Answered(Called),
+    /// The server answered, or the request ended without needing it again.
+    Answered(Replied),
     /// The call never reached the server (its connection was gone, or could
     /// not be opened, or the server no longer knew the session): calling it
     /// again on a new connection is safe.
@@ -527,34 +706,63 @@ enum Sent {
     Broken(rmcp::ServiceError),
 }
 
-/// Sends one `tools/call` to `origin` on `up`, forwarding its progress to
-/// `progress`.
+/// A request to send: a call (on the lane, over a child's stdio) or any
+/// other request (through rmcp).
+enum Outgoing<'a> {
+    Call {
+        name: &'a str,
+        args: Option<Map<String, Value>>,
+    },
+    Request(Box<ClientRequest>),
+}
+
+/// Sends one request to `origin` on `up`, forwarding its progress and its
+/// questions as `forward` says.
 async fn send(
     up: &Up,
     origin: &str,
-    name: &str,
-    args: Option<Map<String, Value>>,
-    progress: Option<ProgressSink>,
-    cancel: &CancellationToken,
-    timeout: Duration,
+    outgoing: &Outgoing<'_>,
+    what: What<'_>,
+    forward: &Forward<'_>,
 ) -> Sent {
-    let awaiting = match &up.lane {
-        Some(lane) => match lane.send(name, args.as_ref(), progress.is_some()).await {
-            Ok(waiting) => Awaiting::Lane(waiting),
-            // The child is gone: the request went nowhere.
-            Err(error) => {
-                return Sent::Unreached(rmcp::ServiceError::TransportSend(
-                    rmcp::transport::DynamicTransportError::new::<
-                        crate::lane::upstream::UpstreamLines,
-                        RoleClient,
-                    >(error),
-                ));
+    let lane = match (outgoing, &up.lane) {
+        (Outgoing::Call { name, args }, Some(lane)) => Some((lane, name, args)),
+        _ => None,
+    };
+    let mut asking = None;
+    let awaiting = match lane {
+        Some((lane, name, args)) => {
+            // Asked for from before the call is written.
+            let id = lane.next_id();
+            asking = forward.asker.clone().map(|asker| {
+                up.askers
+                    .asking(crate::lane::upstream::request_id(id), asker)
+            });
+            match lane
+                .send(id, name, args.as_ref(), forward.progress.is_some())
+                .await
+            {
+                Ok(waiting) => Awaiting::Lane(waiting),
+                // The child is gone: the request went nowhere.
+                Err(error) => {
+                    return Sent::Unreached(rmcp::ServiceError::TransportSend(
+                        rmcp::transport::DynamicTransportError::new::<
+                            crate::lane::upstream::UpstreamLines,
+                            RoleClient,
+                        >(error),
+                    ));
+                }
             }
-        },
+        }
         None => {
-            let mut params = CallToolRequestParams::new(name.to_string());
-            params.arguments = args;
-            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+            let request = match outgoing {
+                Outgoing::Call { name, args } => {
+                    let mut params = CallToolRequestParams::new(name.to_string());
+                    params.arguments = args.clone();
+                    ClientRequest::CallToolRequest(CallToolRequest::new(params))
+                }
+                Outgoing::Request(request) => (**request).clone(),
+            };
             match up
                 .peer
                 .send_cancellable_request(request, PeerRequestOptions::no_options())
@@ -566,49 +774,49 @@ async fn send(
                     return Sent::Unreached(error);
                 }
                 Err(error) => {
-                    return Sent::Answered(Called::Failed(format!(
-                        "disclose: server \"{origin}\" could not be sent tools/call \"{name}\": {}\n",
+                    return Sent::Answered(Replied::Failed(format!(
+                        "disclose: server \"{origin}\" could not be sent {what}: {}\n",
                         error_text(&error)
                     )));
                 }
             }
         }
     };
-    let forwarding = progress.map(|sink| Forwarding::new(&up.progress, awaiting.token(), sink));
+    // rmcp writes its request from its own task: asked for before then.
+    if asking.is_none() {
+        asking = forward
+            .asker
+            .clone()
+            .map(|asker| up.askers.asking(awaiting.id(), asker));
+    }
+    let forwarding = forward
+        .progress
+        .clone()
+        .map(|sink| Forwarding::new(&up.progress, awaiting.token(), sink));
     let mut abandoned = Abandoned {
         peer: up.peer.clone(),
         id: Some(awaiting.id()),
     };
     let answer = tokio::select! {
-        answer = tokio::time::timeout(timeout, awaiting.answer()) => answer,
-        () = cancel.cancelled() => return Sent::Answered(Called::Cancelled),
+        answer = tokio::time::timeout(forward.timeout, awaiting.answer()) => answer,
+        () = forward.cancel.cancelled() => return Sent::Answered(Replied::Cancelled),
     };
     let Ok(answer) = answer else {
-        return Sent::Answered(Called::Failed(timed_out(origin, name, timeout)));
+        return Sent::Answered(Replied::Failed(timed_out(origin, what, forward.timeout)));
     };
     abandoned.id = None;
+    drop(asking);
     if let Some(forwarding) = forwarding {
         forwarding.settle().await;
     }
-    answered(answer, origin, name, up.http)
+    answered(answer, up.http)
 }
 
-/// What a call's answer is: its result, or the error it came back with
+/// What a request's answer is: its result, or the error it came back with
 /// (`Unreached` when it never reached the server).
-fn answered(
-    answer: Result<ServerResult, rmcp::ServiceError>,
-    origin: &str,
-    name: &str,
-    http: bool,
-) -> Sent {
+fn answered(answer: Result<ServerResult, rmcp::ServiceError>, http: bool) -> Sent {
     match answer {
-        Ok(ServerResult::CallToolResult(result)) => Sent::Answered(Called::Result(result)),
-        Ok(ServerResult::EmptyResult(_)) => {
-            Sent::Answered(Called::Result(CallToolResult::success(Vec::new())))
-        }
-        Ok(_) => Sent::Answered(Called::Failed(format!(
-            "disclose: server \"{origin}\" answered tools/call \"{name}\" with a result this gateway does not pass on (input required, or a task)\n"
-        ))),
+        Ok(result) => Sent::Answered(Replied::Result(Box::new(result))),
         Err(error) if never_reached(&error, http) => Sent::Unreached(error),
         Err(error) => Sent::Broken(error),
     }
@@ -832,12 +1040,15 @@ fn kill_group(pid: i32, signal: i32) {
     }
 }
 
-/// The client handler of an upstream: logs what the server announces, and
-/// hands each progress notification to the call it is about.
+/// The client handler of an upstream: hands each progress notification
+/// to the call it is about and each question to the session whose request
+/// it serves, and tells the hub what the server announces.
 #[derive(Clone)]
 struct Handler {
     origin: String,
     progress: InFlight,
+    askers: Askers,
+    hub: Arc<Hub>,
 }
 
 impl ClientHandler for Handler {
@@ -869,22 +1080,85 @@ impl ClientHandler for Handler {
         ));
     }
 
+    async fn on_prompt_list_changed(&self, context: NotificationContext<RoleClient>) {
+        let (origin, hub, peer) = (self.origin.clone(), Arc::clone(&self.hub), context.peer);
+        tokio::spawn(async move {
+            let prompts = list_all(&peer, "prompts/list", "prompts").await;
+            relisted(&hub, &origin, "prompts", prompts.map(|p| (Some(p), None)));
+        });
+    }
+
+    async fn on_resource_list_changed(&self, context: NotificationContext<RoleClient>) {
+        let (origin, hub, peer) = (self.origin.clone(), Arc::clone(&self.hub), context.peer);
+        tokio::spawn(async move {
+            let resources = list_all(&peer, "resources/list", "resources").await;
+            let templates = list_all(&peer, "resources/templates/list", "resourceTemplates").await;
+            let both = resources.and_then(|r| Ok((None, Some((r, templates?)))));
+            relisted(&hub, &origin, "resources", both);
+        });
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.hub.updated(&self.origin, params);
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        self.askers.elicit(&self.origin, request, context).await
+    }
+
+    #[expect(
+        deprecated,
+        reason = "sampling is deprecated by SEP-2577, and still forwarded"
+    )]
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        self.askers.sample(&self.origin, params, context).await
+    }
+
     fn get_info(&self) -> ClientConfig {
-        // No roots, sampling or elicitation: the gateway answers for nothing
-        // an upstream could ask of a user.
+        // The gateway asks its clients what a server asks of it: elicitation
+        // in both modes, and sampling. No roots: it has none of its own.
+        let mut elicitation = ElicitationCapability::default();
+        elicitation.form = Some(FormElicitationCapability::default());
+        elicitation.url = Some(UrlElicitationCapability::default());
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(elicitation);
+        capabilities.sampling = Some(SamplingCapability::default());
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("disclose", env!("CARGO_PKG_VERSION")),
         )
     }
 }
 
-async fn connect(server: &Server) -> Result<Connection, StartError> {
-    let progress = InFlight::default();
-    let handler = Handler {
-        origin: server.origin.clone(),
-        progress: Arc::clone(&progress),
-    };
+/// What a server lists again: its prompts, or its resources and templates.
+type Relisted = (Option<Vec<Value>>, Option<(Vec<Value>, Vec<Value>)>);
+
+/// A list read again after the server announced it changed: the hub
+/// updated and every session told, or the failure logged.
+fn relisted(hub: &Hub, origin: &str, kind: &str, listed: Result<Relisted, StartError>) {
+    match listed {
+        Ok((prompts, resources)) => hub.announce(hub.update(origin, prompts, resources)),
+        Err(error) => log(&format!(
+            "{origin}: announced its {kind} changed, and listing them again failed: {error}"
+        )),
+    }
+}
+
+async fn connect(server: &Server, handler: Handler) -> Result<Connection, StartError> {
+    let progress = Arc::clone(&handler.progress);
+    let askers = handler.askers.clone();
     match &server.transport {
         Transport::Stdio {
             command,
@@ -957,6 +1231,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 child,
                 generation: 0,
                 progress,
+                askers,
                 lane: Some(lane),
             })
         }
@@ -1004,6 +1279,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 child: None,
                 generation: 0,
                 progress,
+                askers,
                 lane: None,
             })
         }
@@ -1031,50 +1307,75 @@ fn die_with_parent(cmd: &mut tokio::process::Command) {
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_cmd: &mut tokio::process::Command) {}
 
-/// Every page of `tools/list`, each tool as the JSON object the server sent
-/// (read as a raw request, so one malformed tool does not hide the others:
-/// admission refuses it by name).
-async fn list_tools(
-    service: &RunningService<RoleClient, Handler>,
-    origin: &str,
+/// Every page of a list (`method`, its items under `key`), each item as
+/// the JSON object the server sent; at most [`MAX_PAGES`] pages.
+async fn list_all(
+    peer: &rmcp::Peer<RoleClient>,
+    method: &str,
+    key: &str,
 ) -> Result<Vec<Value>, StartError> {
-    let mut tools = Vec::new();
+    let mut items = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..MAX_PAGES {
         let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-        let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
-        let answer = service
-            .peer()
+        let request = ClientRequest::CustomRequest(CustomRequest::new(method.to_string(), params));
+        let answer = peer
             .send_request(request)
             .await
-            .map_err(|e| StartError(format!("failed tools/list: {}", error_text(&e))))?;
+            .map_err(|e| StartError(format!("failed {method}: {}", error_text(&e))))?;
         let page = match answer {
-            ServerResult::ListToolsResult(result) => {
-                serde_json::to_value(&result).map_err(|e| {
-                    StartError(format!("sent a tools/list result that cannot be read: {e}"))
-                })?
-            }
             ServerResult::CustomResult(CustomResult(value)) => value,
-            _ => {
-                return Err(StartError(
-                    "answered tools/list with something that is not a tools/list result".into(),
-                ));
-            }
+            other => serde_json::to_value(&other).map_err(|e| {
+                StartError(format!("sent a {method} result that cannot be read: {e}"))
+            })?,
         };
-        let Some(Value::Array(items)) = page.get("tools") else {
+        let Some(Value::Array(listed)) = page.get(key) else {
             return Err(StartError(format!(
-                "answered tools/list without a \"tools\" array ({origin})"
+                "answered {method} without a \"{key}\" array"
             )));
         };
-        tools.extend(items.iter().cloned());
+        items.extend(listed.iter().cloned());
         cursor = match page.get("nextCursor") {
             Some(Value::String(next)) if !next.is_empty() => Some(next.clone()),
-            _ => return Ok(tools),
+            _ => return Ok(items),
         };
     }
     Err(StartError(format!(
-        "sent more than {MAX_PAGES} pages of tools/list"
+        "sent more than {MAX_PAGES} pages of {method}"
     )))
+}
+
+/// The prompts, resources and templates a server lists, as far as it
+/// declares them; a list that fails is logged and taken as empty (the
+/// server's tools are served all the same).
+async fn listing(peer: &rmcp::Peer<RoleClient>, origin: &str) -> Listing {
+    let capabilities = peer.peer_info().map(|info| info.capabilities.clone());
+    let declares = |kind: &str| {
+        capabilities
+            .as_ref()
+            .and_then(|c| serde_json::to_value(c).ok())
+            .is_some_and(|c| c.get(kind).is_some())
+    };
+    // The three lists at once: one round trip at start, not three.
+    let list = |capability: &'static str, method: &'static str, key: &'static str| async move {
+        if !declares(capability) {
+            return Vec::new();
+        }
+        list_all(peer, method, key).await.unwrap_or_else(|error| {
+            log(&format!("{origin}: {error}; none are served"));
+            Vec::new()
+        })
+    };
+    let (prompts, resources, templates) = tokio::join!(
+        list("prompts", "prompts/list", "prompts"),
+        list("resources", "resources/list", "resources"),
+        list("resources", "resources/templates/list", "resourceTemplates"),
+    );
+    Listing {
+        prompts,
+        resources,
+        templates,
+    }
 }
 
 /// Starts every upstream at once; those that fail are named on stderr and

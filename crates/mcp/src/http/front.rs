@@ -12,11 +12,14 @@
 //!    when it is not JSON, -32600 when it is JSON but not a message);
 //! 5. an `initialize` beyond `--max-sessions` (503, with `Retry-After`:
 //!    the gateway is full, whoever asks);
-//! 6. a `tools/call` beyond `--max-calls` in flight in its session (429,
-//!    with `Retry-After`: this client is asking too much at once; the
-//!    sessionless run of 2026-07-28 requests has its own such limit). A
-//!    call holds its slot (`gateway::CallSlot`) until it is answered, even
-//!    when its client stopped listening, so hanging up frees nothing early.
+//! 6. a request the gateway forwards upstream (`tools/call`,
+//!    `prompts/get`, `resources/read`, `completion/complete`,
+//!    `resources/subscribe` and `unsubscribe`) beyond `--max-calls` in
+//!    flight in its session (429, with `Retry-After`: this client is
+//!    asking too much at once; the sessionless run of 2026-07-28 requests
+//!    has its own such limit). A request holds its slot
+//!    (`gateway::CallSlot`) until it is answered, even when its client
+//!    stopped listening, so hanging up frees nothing early.
 //!
 //! A refused request never reaches a run, so it is in no recording and
 //! changes no session; every other request and session goes on. GET and
@@ -162,7 +165,7 @@ impl Front {
         let (initialize, call) = match &message {
             ClientJsonRpcMessage::Request(request) => (
                 matches!(request.request, ClientRequest::InitializeRequest(_)),
-                matches!(request.request, ClientRequest::CallToolRequest(_)),
+                forwarded(&request.request),
             ),
             _ => (false, false),
         };
@@ -194,7 +197,7 @@ impl Front {
                 }
                 Err(_) => {
                     let text = format!(
-                        "disclose: this session has {} tools/call in flight, its most (--max-calls); send the next when one is answered\n",
+                        "disclose: this session has {} requests in flight to its servers (tools/call and the like), its most (--max-calls); send the next when one is answered\n",
                         self.limits.calls
                     );
                     return refuse_for(peer, StatusCode::TOO_MANY_REQUESTS, &text, 1);
@@ -253,6 +256,20 @@ impl Front {
             )),
         }
     }
+}
+
+/// Whether the gateway forwards `request` upstream (and so counts it among
+/// a session's requests in flight).
+fn forwarded(request: &ClientRequest) -> bool {
+    matches!(
+        request,
+        ClientRequest::CallToolRequest(_)
+            | ClientRequest::GetPromptRequest(_)
+            | ClientRequest::ReadResourceRequest(_)
+            | ClientRequest::CompleteRequest(_)
+            | ClientRequest::SubscribeRequest(_)
+            | ClientRequest::UnsubscribeRequest(_)
+    )
 }
 
 /// A refusal: its status, a text body, and one line on stderr (the peer

@@ -76,7 +76,8 @@ pub struct HttpArgs {
     /// The most MCP sessions at once; one more is refused 503.
     #[arg(long, value_name = "N", default_value_t = MAX_SESSIONS, requires = "listen", value_parser = at_least_one)]
     pub max_sessions: usize,
-    /// The most tools/call in flight in one session; one more is refused
+    /// The most requests to its servers (tools/call, prompts/get,
+    /// resources/read, …) in flight in one session; one more is refused
     /// 429.
     #[arg(long, value_name = "N", default_value_t = MAX_CALLS, requires = "listen", value_parser = at_least_one)]
     pub max_calls: usize,

@@ -31,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Lines, Reader, SharedWriter, Tap, Writer};
 use crate::gateway::{Caller, Decided, Gateway, Routed};
+use crate::questions::Asker;
 use crate::session::lock;
 use crate::upstream::{Cancel, LaneNow, Settled};
 
@@ -39,6 +40,9 @@ pub struct Lane {
     gateway: Gateway,
     /// rmcp's peer of the session, once `initialize` has been answered.
     peer: OnceLock<Peer<RoleServer>>,
+    /// Who the servers' questions during its calls go to, made at its
+    /// first call (its client and what it declared never change).
+    asker: OnceLock<Asker>,
     writer: SharedWriter,
     /// The lane's calls in flight, by their id's JSON text.
     in_flight: Mutex<BTreeMap<String, Flight>>,
@@ -110,6 +114,7 @@ impl Lane {
         let lane = Arc::new(Lane {
             gateway,
             peer: OnceLock::new(),
+            asker: OnceLock::new(),
             writer: Arc::clone(&writer),
             in_flight: Mutex::new(BTreeMap::new()),
             running: AtomicUsize::new(0),
@@ -172,12 +177,25 @@ impl Lane {
             _ => Map::new(),
         });
         let this = Arc::clone(self);
+        let asker = self
+            .asker
+            .get_or_init(|| {
+                let info = peer.peer_info();
+                Asker::new(
+                    routed.session.serial(),
+                    peer,
+                    info.as_ref().map(|info| info.capabilities.clone()),
+                    info.as_ref().map(|info| &info.protocol_version),
+                )
+            })
+            .clone();
         let (flight, peer) = (key.clone(), peer.clone());
         let kept = Arc::clone(&args);
         let done = Box::new(move |settled: Settled| match settled {
             Settled::Called(called) => {
                 let response =
-                    crate::gateway::responded(called, &routed.call.name, &routed.route.origin);
+                    this.gateway
+                        .responded(called, &routed.call.name, &routed.route.origin);
                 this.reply(&flight, id, response, modern);
             }
             // The child is gone: the call goes the way that restarts it,
@@ -193,7 +211,7 @@ impl Lane {
             }
         });
         let timeout = self.gateway.shared().options.call_timeout;
-        let cancel = lane.send(&raw_name, Some(&args), timeout, done);
+        let cancel = lane.send(&raw_name, Some(&args), timeout, asker, done);
         if let Some(Flight::Sent(slot)) = lock(&self.in_flight).get_mut(&key) {
             *slot = Some(cancel);
         }

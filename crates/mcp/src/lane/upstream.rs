@@ -155,16 +155,17 @@ impl Calls {
         self.closed.load(Ordering::Acquire)
     }
 
-    /// Sends `tools/call` `name` with `arguments`, asking for progress
-    /// under the call's id when `progress`. `Err` when it could not be
+    /// Sends `tools/call` `name` with `arguments` under `id` (from
+    /// [`Calls::next_id`]), asking for progress under the call's id when
+    /// `progress`. `Err` when it could not be
     /// written: the server never saw it.
     pub async fn send(
         self: &Arc<Self>,
+        id: u64,
         name: &str,
         arguments: Option<&Map<String, Value>>,
         progress: bool,
     ) -> std::io::Result<Waiting> {
-        let id = self.next_id();
         let (sender, answer) = oneshot::channel();
         let waiting = Waiting {
             id,
@@ -536,7 +537,10 @@ mod tests {
 
         let mut arguments = Map::new();
         arguments.insert("message".into(), Value::from("hi"));
-        let waiting = lane.send("echo", Some(&arguments), true).await.unwrap();
+        let waiting = lane
+            .send(lane.next_id(), "echo", Some(&arguments), true)
+            .await
+            .unwrap();
         let request: Value =
             serde_json::from_str(&server_reader.next_line().await.unwrap().unwrap()).unwrap();
         let id = request["id"].as_u64().unwrap();
@@ -579,7 +583,10 @@ mod tests {
 
         // An error answers its call with the server's error; a call still
         // waiting when the server's stdout ends is told it closed.
-        let failing = lane.send("echo", None, false).await.unwrap();
+        let failing = lane
+            .send(lane.next_id(), "echo", None, false)
+            .await
+            .unwrap();
         let request: Value =
             serde_json::from_str(&server_reader.next_line().await.unwrap().unwrap()).unwrap();
         assert!(request["params"].get("_meta").is_none());
@@ -593,7 +600,10 @@ mod tests {
             Err(ServiceError::McpError(error)) => assert_eq!(error.message, "no"),
             _ => panic!("the server's error"),
         }
-        let orphan = lane.send("echo", None, false).await.unwrap();
+        let orphan = lane
+            .send(lane.next_id(), "echo", None, false)
+            .await
+            .unwrap();
         drop(server);
         drop(server_reader);
         let (_transport, rest) = receiving.await.unwrap();
@@ -603,7 +613,11 @@ mod tests {
             orphan.answer().await,
             Err(ServiceError::TransportClosed)
         ));
-        assert!(lane.send("echo", None, false).await.is_err());
+        assert!(
+            lane.send(lane.next_id(), "echo", None, false)
+                .await
+                .is_err()
+        );
     }
 
     /// What `send_now`'s `finish` was told, by call id.
