@@ -6,9 +6,10 @@
 //! `streamable-http`), `url` and `headers`. `${VAR}` and `${VAR:-default}`
 //! are taken from the gateway's environment in `command`, `args`, `env`,
 //! `cwd`, `url` and `headers`, as Claude Code expands them. Our own keys are
-//! `approval` (`required`, the default, or `never`) and, on a stdio entry,
+//! `approval` (`required`, the default, or `never`), on a stdio entry
 //! `secrets` (the `env` keys whose values are secrets whatever their
-//! names, beside those `secrets` finds by name); keys that other
+//! names, beside those `secrets` finds by name), and on an HTTP entry
+//! `oauth` (it signs in with OAuth: `oauth::Settings`); keys that other
 //! clients read (`disabled`, `timeout`, …) are left alone, named once on
 //! stderr as not read here.
 //!
@@ -69,6 +70,8 @@ pub enum Transport {
         url: String,
         /// Headers sent with every request.
         headers: Vec<(String, String)>,
+        /// `"oauth"`: how it signs in, when the entry says so.
+        oauth: Option<crate::oauth::Settings>,
     },
 }
 
@@ -153,8 +156,8 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// The keys of an entry this gateway reads.
-const KNOWN: [&str; 9] = [
-    "type", "command", "args", "env", "cwd", "url", "headers", "approval", "secrets",
+const KNOWN: [&str; 10] = [
+    "type", "command", "args", "env", "cwd", "url", "headers", "approval", "secrets", "oauth",
 ];
 
 /// Reads a config. `file` names it in messages; `var` looks a variable up
@@ -227,7 +230,8 @@ pub fn parse(
     Ok(config)
 }
 
-type Refused = (String, String);
+/// A refused value: its key path, and what is wrong with it.
+pub(crate) type Refused = (String, String);
 
 fn server(
     origin: &str,
@@ -308,15 +312,23 @@ fn server(
                 ),
             ));
         }
+        let headers = pairs(entry, "headers", path, var)?;
         Transport::Http {
+            oauth: crate::oauth::settings(entry, path, &headers, var)?,
             url,
-            headers: pairs(entry, "headers", path, var)?,
+            headers,
         }
     } else {
         if has_url {
             return Err((
                 key("url"),
                 "is set on a stdio server (it has \"command\")".into(),
+            ));
+        }
+        if entry.contains_key("oauth") {
+            return Err((
+                key("oauth"),
+                "is set on a stdio server (only an HTTP server signs in with OAuth)".into(),
             ));
         }
         let command = string(entry, "command", path, var)?.ok_or_else(|| {
@@ -497,7 +509,7 @@ pub fn expand(
     Ok(out)
 }
 
-fn kind(value: &Value) -> &'static str {
+pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -518,7 +530,7 @@ fn shown(value: &Value) -> String {
 }
 
 /// A text in double quotes, escaped as JSON.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::new();
     disclose::internals::canonical::write_string(&mut out, text);
     out

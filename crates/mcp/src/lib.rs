@@ -36,6 +36,7 @@ pub mod gateway;
 pub mod http;
 pub mod http_client;
 pub mod lane;
+pub mod oauth;
 pub mod recording;
 pub mod secrets;
 pub mod session;
@@ -57,13 +58,22 @@ use crate::shared::{Options, Parts, Shared};
 use crate::upstream::Upstream;
 
 /// `disclose mcp`: serve every server of an `mcpServers` config through the
-/// catalog's two doors, over stdio or streamable HTTP.
+/// catalog's two doors, over stdio or streamable HTTP; or sign in to one of
+/// its servers (`login`, `logout`, `auth-status`).
 #[derive(Clone, Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    /// Sign-in to servers that need OAuth (instead of serving).
+    #[command(subcommand)]
+    pub account: Option<oauth::commands::Command>,
     /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`), read
     /// unchanged; `approval` per server is ours.
-    #[arg(long, value_name = "FILE")]
-    pub config: PathBuf,
+    #[arg(long, value_name = "FILE", required = true)]
+    pub config: Option<PathBuf>,
+    /// Where OAuth sign-ins are kept (default: $XDG_STATE_HOME/disclose,
+    /// else ~/.local/state/disclose).
+    #[arg(long, value_name = "DIR")]
+    pub token_dir: Option<PathBuf>,
     /// Write each served session as a corpus session in DIR.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
@@ -114,7 +124,7 @@ impl From<ProfileArg> for Profile {
     }
 }
 
-fn seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     let value: f64 = text
         .parse()
         .map_err(|_| format!("\"{text}\" is not a number of seconds"))?;
@@ -152,7 +162,10 @@ pub fn run(args: Args) -> u8 {
         .build();
     match runtime {
         Ok(runtime) => {
-            let code = runtime.block_on(serve(args));
+            let code = match args.account.clone() {
+                Some(command) => runtime.block_on(oauth::commands::run(command)),
+                None => runtime.block_on(serve(args)),
+            };
             // Tasks still reading an upstream's stderr are not waited for.
             runtime.shutdown_timeout(Duration::from_millis(200));
             code
@@ -245,11 +258,13 @@ pub type Started = (Arc<Shared>, RecordedRun<Out>, Option<PathBuf>);
 /// upstreams started, the snapshot taken, and a first run (stdio's, its
 /// recording opened). Errors are exit-2 messages.
 pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String> {
-    let file = args.config.display().to_string();
-    let bytes = std::fs::read(&args.config).map_err(|e| format!("{file}: cannot be read: {e}"))?;
+    let path = args.config.as_deref().ok_or("--config FILE is required")?;
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{file}: cannot be read: {e}"))?;
     let env = |name: &str| std::env::var(name).ok();
     let config = config::parse(&file, &bytes, &env).map_err(|e| e.to_string())?;
     secrets::install(secrets::Secrets::of(&config, token));
+    oauth::prepare(&config, path, args.token_dir.as_deref())?;
     for key in &config.ignored {
         log(&format!(
             "{file}: {key} is not read by disclose mcp (left to other clients)"
@@ -310,7 +325,7 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
     let snapshot = Snapshot::new(
         &listed,
         args.profile.map(Profile::from),
-        secrets::installed(),
+        &secrets::installed(),
     );
     let first_run = snapshot.start(Recorder::new(out, &about));
     for refused in &first_run.refused {

@@ -172,7 +172,7 @@ impl Upstream {
         let started = tokio::time::timeout(timeout, async {
             let mut connection = connect(&self.server).await?;
             connection.generation = self.connections.fetch_add(1, Ordering::Relaxed);
-            let tools = list_tools(&connection.service, &self.server.origin).await;
+            let tools = list_tools(&connection.service, &self.server).await;
             match tools {
                 Ok(tools) => Ok((connection, tools)),
                 Err(error) => {
@@ -247,6 +247,10 @@ impl Upstream {
     /// (this one may have done its work, so it is not sent again).
     async fn broken(&self, up: &Up, name: &str, error: rmcp::ServiceError) -> Called {
         let origin = &self.server.origin;
+        if let Some(need) = crate::oauth::runtime::needs_sign_in(&self.server, &error) {
+            log(&format!("{origin}: {need}"));
+            return Called::Failed(format!("disclose: server \"{origin}\" {need}\n"));
+        }
         // A closed transport: say how the child exited, when it did.
         let status = match up.exited.clone() {
             Some(mut exited) => wait_exit(&mut exited).await,
@@ -960,7 +964,7 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 lane: Some(lane),
             })
         }
-        Transport::Http { url, headers } => {
+        Transport::Http { url, headers, .. } => {
             // rmcp takes a HashMap; its order reaches no output.
             #[allow(clippy::disallowed_types)]
             let mut custom = std::collections::HashMap::new();
@@ -982,13 +986,32 @@ async fn connect(server: &Server) -> Result<Connection, StartError> {
                 .reinit_on_expired_session(false);
             let client = crate::http_client::Client::new()
                 .map_err(|error| StartError(format!("cannot build an HTTP client: {error}")))?;
-            let transport = StreamableHttpClientTransport::with_client(client, config);
-            let service = handler.serve(transport).await.map_err(|error| {
+            // A server that signs in gets rmcp's client that sends and
+            // refreshes its token (`oauth::runtime`).
+            let served = match crate::oauth::runtime::manager(server)
+                .await
+                .map_err(StartError)?
+            {
+                Some(manager) => {
+                    let client = rmcp::transport::auth::AuthClient::new(client, manager);
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    handler.serve(transport).await
+                }
+                None => {
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    handler.serve(transport).await
+                }
+            };
+            let service = served.map_err(|error| {
                 // The transport's own error, not rmcp's wrapping of it
                 // (which names the transport's Rust type).
                 let why = match &error {
                     rmcp::service::ClientInitializeError::TransportError { error, .. } => {
-                        cause(error.error.as_ref())
+                        let error = error.error.as_ref();
+                        if let Some(need) = crate::oauth::runtime::needs_sign_in(server, error) {
+                            return StartError(need);
+                        }
+                        cause(error)
                     }
                     other => other.to_string(),
                 };
@@ -1036,8 +1059,9 @@ fn die_with_parent(_cmd: &mut tokio::process::Command) {}
 /// admission refuses it by name).
 async fn list_tools(
     service: &RunningService<RoleClient, Handler>,
-    origin: &str,
+    server: &Server,
 ) -> Result<Vec<Value>, StartError> {
+    let origin = &server.origin;
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..MAX_PAGES {
@@ -1047,7 +1071,12 @@ async fn list_tools(
             .peer()
             .send_request(request)
             .await
-            .map_err(|e| StartError(format!("failed tools/list: {}", error_text(&e))))?;
+            .map_err(|e| {
+                StartError(
+                    crate::oauth::runtime::needs_sign_in(server, &e)
+                        .unwrap_or_else(|| format!("failed tools/list: {}", error_text(&e))),
+                )
+            })?;
         let page = match answer {
             ServerResult::ListToolsResult(result) => {
                 serde_json::to_value(&result).map_err(|e| {
