@@ -35,9 +35,7 @@ use rmcp::transport::auth::{
     AuthorizationManager, AuthorizationMetadataSource, AuthorizationRequest, AuthorizationSession,
     CredentialStore as _, InMemoryCredentialStore,
 };
-use rmcp::transport::streamable_http_client::{
-    StreamableHttpClientTransportConfig, StreamableHttpError,
-};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
 
@@ -297,33 +295,21 @@ async fn challenge(target: &Target<'_>) -> Result<Option<String>, String> {
     let client = crate::http_client::Client::new()
         .map_err(|e| format!("{origin}: cannot build an HTTP client: {e}"))?;
     let transport = StreamableHttpClientTransport::with_client(client, config);
-    let error: Box<dyn std::error::Error + Send + Sync> = match ().serve(transport).await {
+    let challenge = match ().serve(transport).await {
         Ok(service) => {
             let listed = service.peer().list_tools(None).await;
             let _ = service.cancel().await;
             match listed {
                 Ok(_) => return Ok(None),
-                Err(error) => Box::new(error),
+                Err(error) => error.auth_challenge().map(str::to_string),
             }
         }
-        Err(error) => Box::new(error),
+        Err(error) => error.auth_challenge().map(str::to_string),
     };
-    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error.as_ref());
-    while let Some(error) = cause {
-        match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
-            Some(StreamableHttpError::AuthRequired(c)) => {
-                return Ok(Some(c.www_authenticate_header.clone()));
-            }
-            Some(StreamableHttpError::InsufficientScope(c)) => {
-                return Ok(Some(c.www_authenticate_header.clone()));
-            }
-            _ => cause = error.source(),
-        }
-    }
-    // Some servers answer a request without a token with something else
-    // than a challenge (a 400, or a session error): discovery goes on by
-    // the well-known places.
-    Ok(None)
+    // A server that answers a request without a token with something else
+    // than a challenge (a 400, a session error) is found by the
+    // well-known places instead.
+    Ok(challenge)
 }
 
 /// A new dynamic registration (RFC 7591), with the secret the server
