@@ -7,6 +7,7 @@
 //! Each test is one gateway (or two) with its own temporary roots.
 
 mod http;
+mod oauth;
 mod support;
 
 use std::path::Path;

@@ -8,7 +8,11 @@ authorization server on the same origin (RFC 9728 and RFC 8414 metadata,
 dynamic registration, an authorization endpoint that approves at once and
 redirects, token refresh with rotation, revocation). Access tokens live
 ACCESS_SECONDS (the provider's hour by default). Its tool `note` answers
-with the text it is given.
+with the text it is given; its tool `archive` needs the scope
+`notes:admin` besides: a token without it gets 403 `insufficient_scope`
+naming both (RFC 6750 §3.1), as the MCP SDK's bearer middleware answers a
+missing required scope, so a client must sign in again for more (a
+step-up).
 
 Two routes are the test's hands on the provider, not part of OAuth:
 GET /test/state gives how many codes and refresh grants the provider
@@ -17,11 +21,13 @@ access token (a server restarted without its sessions), keeping the
 refresh tokens. The first line on stdout is "listening".
 """
 
+import json
 import sys
 
 from fastmcp import FastMCP
 from fastmcp.server.auth.auth import ClientRegistrationOptions, RevocationOptions
 from fastmcp.server.auth.providers import in_memory
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -45,7 +51,7 @@ class Provider(in_memory.InMemoryOAuthProvider):
 base = f"http://127.0.0.1:{port}"
 provider = Provider(
     base_url=base,
-    client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=["notes"]),
+    client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=["notes", "notes:admin"]),
     revocation_options=RevocationOptions(enabled=True),
     required_scopes=["notes"],
 )
@@ -56,6 +62,46 @@ mcp = FastMCP("notes", auth=provider)
 def note(text: str) -> str:
     """Keep a note and say it back."""
     return f"noted: {text}"
+
+
+@mcp.tool
+def archive(text: str) -> str:
+    """Archive a note (needs the scope notes:admin)."""
+    return f"archived: {text}"
+
+
+class StepUp:
+    """tools/call `archive` with a token that lacks `notes:admin`: 403."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
+            return await self.app(scope, receive, send)
+        messages, body, more = [], b"", True
+        while more:
+            message = await receive()
+            messages.append(message)
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        try:
+            request = json.loads(body)
+        except ValueError:
+            request = None
+        if isinstance(request, dict) and request.get("method") == "tools/call" and (request.get("params") or {}).get("name") == "archive":
+            header = dict(scope["headers"]).get(b"authorization", b"").decode()
+            token = provider.access_tokens.get(header.removeprefix("Bearer "))
+            if token is not None and "notes:admin" not in token.scopes:
+                challenge = f'Bearer error="insufficient_scope", scope="notes notes:admin", resource_metadata="{base}/.well-known/oauth-protected-resource/mcp"'
+                await send({"type": "http.response.start", "status": 403, "headers": [(b"www-authenticate", challenge.encode()), (b"content-type", b"application/json")]})
+                await send({"type": "http.response.body", "body": b'{"error": "insufficient_scope"}'})
+                return
+
+        async def replay():
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
 
 
 @mcp.custom_route("/test/state", methods=["GET"])
@@ -72,4 +118,12 @@ async def drop_access(request: Request) -> JSONResponse:
 
 
 print("listening", flush=True)
-mcp.run(transport="http", host="127.0.0.1", port=port, path="/mcp", show_banner=False, log_level="warning")
+mcp.run(
+    transport="http",
+    host="127.0.0.1",
+    port=port,
+    path="/mcp",
+    show_banner=False,
+    log_level="warning",
+    middleware=[Middleware(StepUp)],
+)

@@ -15,7 +15,8 @@
 //!    `client_secret`); the config's `client_metadata_url`, when the
 //!    server says `client_id_metadata_document_supported`; the client this
 //!    gateway registered with the same issuer before, when its redirect
-//!    port can be had again; a new dynamic registration (RFC 7591).
+//!    port can be had again and it was registered for every scope asked
+//!    for; a new dynamic registration (RFC 7591).
 //! 5. **The browser**: a listener on 127.0.0.1 (the entry's
 //!    `callback_port`, else the registered client's, else a free one), the
 //!    authorization URL (PKCE S256 and the RFC 8707 `resource`, by rmcp)
@@ -152,6 +153,7 @@ pub async fn login(
             secret: None,
             registration: Registration::Preregistered,
             redirect_uri: redirect_uri.clone(),
+            scopes: Vec::new(),
         }
     } else if let Some(document) = settings.client_metadata_url.as_ref().filter(|_| supports_documents) {
         request = request.with_client_metadata_url(document);
@@ -160,12 +162,17 @@ pub async fn login(
             secret: None,
             registration: Registration::MetadataDocument,
             redirect_uri: redirect_uri.clone(),
+            scopes: Vec::new(),
         }
     } else {
         let client = match before.as_ref().map(|record| &record.client) {
+            // Reused while its redirect URI is the one listened on and it
+            // was registered for every scope asked for now.
             Some(client)
                 if client.registration == Registration::Dynamic
-                    && client.redirect_uri == redirect_uri =>
+                    && client.redirect_uri == redirect_uri
+                    && (client.scopes.is_empty()
+                        || scopes.iter().all(|s| client.scopes.contains(s))) =>
             {
                 client.clone()
             }
@@ -339,6 +346,7 @@ async fn register(
         secret: registered.client_secret,
         registration: Registration::Dynamic,
         redirect_uri: redirect_uri.to_string(),
+        scopes: scopes.iter().map(|s| s.to_string()).collect(),
     })
 }
 

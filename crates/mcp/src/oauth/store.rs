@@ -63,6 +63,10 @@ pub struct Client {
     pub registration: Registration,
     /// The loopback redirect URI it was registered with.
     pub redirect_uri: String,
+    /// The scopes it was registered for (dynamic registration), which some
+    /// servers hold its requests to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 /// One server's sign-in, as its file holds it.
@@ -489,6 +493,7 @@ mod tests {
                 secret: Some("client-secret-1234".into()),
                 registration: Registration::Dynamic,
                 redirect_uri: "http://127.0.0.1:5555/callback".into(),
+                scopes: Vec::new(),
             },
             credentials: Some(
                 StoredCredentials::new("client-1".into(), Some(tokens), vec![], Some(1_000))
