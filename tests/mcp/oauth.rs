@@ -506,56 +506,71 @@ const SCENARIOS: &[(&str, Expect)] = &[
 
 #[test]
 fn the_conformance_suite_s_sign_in_scenarios_pass_through_login_and_the_gateway() {
+    // Four scenarios at a time: each spends about a third of its seven
+    // seconds on a CPU, the rest waiting on Node, Python and the loopback.
+    let wrong: Vec<String> = std::thread::scope(|scope| {
+        let mut wrong = Vec::new();
+        for batch in SCENARIOS.chunks(4) {
+            let runs: Vec<_> = batch
+                .iter()
+                .map(|(scenario, expect)| scope.spawn(move || judge(scenario, expect)))
+                .collect();
+            wrong.extend(runs.into_iter().filter_map(|run| run.join().expect("a scenario")));
+        }
+        wrong
+    });
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// Runs one scenario; what is wrong with its checks, if anything.
+fn judge(scenario: &str, expect: &Expect) -> Option<String> {
     let suite = installed()
         .node_modules
         .join("@modelcontextprotocol/conformance/dist/index.js");
-    let mut wrong = Vec::new();
-    for (scenario, expect) in SCENARIOS {
-        let out = tempfile::tempdir().expect("a directory");
-        let run = Command::new("node")
-            .arg("--import")
-            .arg(e2e("node20.mjs"))
-            .arg(&suite)
-            .args(["client", "--scenario", scenario, "--timeout", "60000", "-o"])
-            .arg(out.path())
-            .arg("--command")
-            .arg(format!("python3 {}", e2e("conformance_client.py")))
-            .env("DISCLOSE", disclose())
-            .stdin(Stdio::null())
-            .output()
-            .expect("the suite runs");
-        let checks = checks_in(out.path());
-        assert!(
-            !checks.is_empty(),
+    let out = tempfile::tempdir().expect("a directory");
+    let run = Command::new("node")
+        .arg("--import")
+        .arg(e2e("node20.mjs"))
+        .arg(&suite)
+        .args(["client", "--scenario", scenario, "--timeout", "60000", "-o"])
+        .arg(out.path())
+        .arg("--command")
+        .arg(format!("python3 {}", e2e("conformance_client.py")))
+        .env("DISCLOSE", disclose())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the suite runs");
+    let checks = checks_in(out.path());
+    if checks.is_empty() {
+        return Some(format!(
             "{scenario}: no checks.json\n{}{}",
             String::from_utf8_lossy(&run.stdout),
             String::from_utf8_lossy(&run.stderr)
-        );
-        let failed: Vec<String> = checks
-            .iter()
-            .filter(|c| c["status"] != "SUCCESS" && c["status"] != "INFO")
-            .map(|c| format!("{} {}: {}", c["status"], c["id"], c["description"]))
-            .collect();
-        let (allowed, why): (&[&str], &str) = match expect {
-            Expect::Pass => (&[], ""),
-            Expect::FailsOnly(ids, why) => (ids, why),
-        };
-        let unexpected: Vec<&String> = failed
-            .iter()
-            .filter(|f| !allowed.iter().any(|id| f.contains(&format!("\"{id}\""))))
-            .collect();
-        let missing: Vec<&&str> = allowed
-            .iter()
-            .filter(|id| !failed.iter().any(|f| f.contains(&format!("\"{id}\""))))
-            .collect();
-        if !unexpected.is_empty() || !missing.is_empty() {
-            wrong.push(format!(
-                "{scenario}: unexpected {unexpected:?}; expected to fail ({why}) but passed {missing:?}\n{}",
-                String::from_utf8_lossy(&run.stderr)
-            ));
-        }
+        ));
     }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+    let failed: Vec<String> = checks
+        .iter()
+        .filter(|c| c["status"] != "SUCCESS" && c["status"] != "INFO")
+        .map(|c| format!("{} {}: {}", c["status"], c["id"], c["description"]))
+        .collect();
+    let (allowed, why): (&[&str], &str) = match expect {
+        Expect::Pass => (&[], ""),
+        Expect::FailsOnly(ids, why) => (ids, why),
+    };
+    let unexpected: Vec<&String> = failed
+        .iter()
+        .filter(|f| !allowed.iter().any(|id| f.contains(&format!("\"{id}\""))))
+        .collect();
+    let missing: Vec<&&str> = allowed
+        .iter()
+        .filter(|id| !failed.iter().any(|f| f.contains(&format!("\"{id}\""))))
+        .collect();
+    (!unexpected.is_empty() || !missing.is_empty()).then(|| {
+        format!(
+            "{scenario}: unexpected {unexpected:?}; expected to fail ({why}) but passed {missing:?}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+    })
 }
 
 /// Every check of the run under `dir` (`dir/auth/NAME-TIME/checks.json`).
