@@ -19,7 +19,11 @@ use crate::support::{
 };
 
 fn e2e(script: &str) -> String {
-    root().join("crates/mcp/e2e").join(script).display().to_string()
+    root()
+        .join("crates/mcp/e2e")
+        .join(script)
+        .display()
+        .to_string()
 }
 
 /// `$BROWSER` for every sign-in here.
@@ -231,12 +235,18 @@ fn a_signed_in_server_is_served_refreshed_and_signed_in_again_and_no_token_leaks
     );
     let status = setup.account(&["auth-status"]);
     let listed = String::from_utf8_lossy(&status.stdout).into_owned();
-    assert!(listed.starts_with("notes: needs sign-in: run `disclose mcp login notes"), "{listed}");
+    assert!(
+        listed.starts_with("notes: needs sign-in: run `disclose mcp login notes"),
+        "{listed}"
+    );
 
     let login = setup.login();
     assert!(login.status.success(), "{}", stderr_of(&login));
     let stderr = stderr_of(&login);
-    assert!(stderr.contains("/authorize?"), "the URL is printed: {stderr}");
+    assert!(
+        stderr.contains("/authorize?"),
+        "the URL is printed: {stderr}"
+    );
     assert!(stderr.contains("code_challenge_method=S256"), "{stderr}");
     assert!(stderr.contains("resource=http"), "{stderr}");
     let file = setup.token_file();
@@ -249,7 +259,10 @@ fn a_signed_in_server_is_served_refreshed_and_signed_in_again_and_no_token_leaks
     assert_eq!(seen.len(), 2, "an access and a refresh token: {record}");
     let status = setup.account(&["auth-status"]);
     let listed = String::from_utf8_lossy(&status.stdout).into_owned();
-    assert!(listed.contains("notes: signed in, access token expires at"), "{listed}");
+    assert!(
+        listed.contains("notes: signed in, access token expires at"),
+        "{listed}"
+    );
     for secret in &seen {
         assert!(!listed.contains(secret.as_str()) && !stderr.contains(secret.as_str()));
     }
@@ -314,7 +327,10 @@ fn a_signed_in_server_is_served_refreshed_and_signed_in_again_and_no_token_leaks
     );
     answers.push(answer);
     let again = gateway.call("notes__note", json!({"text": "six"}), &[]);
-    assert!(text(&again).contains(&setup.login_command()), "left out until login: {again}");
+    assert!(
+        text(&again).contains(&setup.login_command()),
+        "left out until login: {again}"
+    );
     answers.push(again);
     let listed = String::from_utf8_lossy(&setup.account(&["auth-status"]).stdout).into_owned();
     assert!(
@@ -333,20 +349,29 @@ fn a_signed_in_server_is_served_refreshed_and_signed_in_again_and_no_token_leaks
     let (_, last) = gateway.close();
     stderr.push_str(&last);
     assert!(
-        stderr.contains(&format!("notes: refused its token (401) and it could not be refreshed: sign in again with `{}`", setup.login_command())),
+        stderr.contains(&format!(
+            "notes: refused its token (401) and it could not be refreshed: sign in again with `{}`",
+            setup.login_command()
+        )),
         "{stderr}"
     );
 
     // No token anywhere: stderr, results, recordings.
     let results = serde_json::to_string(&answers).expect("json");
     let recordings = setup.recordings();
-    assert!(recordings.contains("notes__note"), "the calls were recorded");
+    assert!(
+        recordings.contains("notes__note"),
+        "the calls were recorded"
+    );
     seen.sort();
     seen.dedup();
     for secret in &seen {
         assert!(!stderr.contains(secret.as_str()), "stderr holds a token");
         assert!(!results.contains(secret.as_str()), "a result holds a token");
-        assert!(!recordings.contains(secret.as_str()), "a recording holds a token");
+        assert!(
+            !recordings.contains(secret.as_str()),
+            "a recording holds a token"
+        );
     }
 
     // logout forgets it.
@@ -391,10 +416,16 @@ fn a_token_file_others_may_read_is_refused_and_a_server_asking_for_oauth_names_l
     let gateway = setup.gateway();
     let (_, stderr) = gateway.close();
     assert!(
-        stderr.contains(&format!("disclose: notes: left out: {}: has mode 0644", file.display())),
+        stderr.contains(&format!(
+            "disclose: notes: left out: {}: has mode 0644",
+            file.display()
+        )),
         "{stderr}"
     );
-    assert!(stderr.contains("a token file must be 0600: refused"), "{stderr}");
+    assert!(
+        stderr.contains("a token file must be 0600: refused"),
+        "{stderr}"
+    );
     let login = setup.login();
     assert_eq!(login.status.code(), Some(2), "{}", stderr_of(&login));
     assert!(stderr_of(&login).contains("has mode 0644"));
@@ -406,7 +437,11 @@ fn a_403_asking_for_more_scope_names_login_which_asks_for_it() {
     let setup = Setup::new(&notes, json!({"oauth": {}}));
     let login = setup.login();
     assert!(login.status.success(), "{}", stderr_of(&login));
-    assert!(stderr_of(&login).contains("scope=notes&"), "{}", stderr_of(&login));
+    assert!(
+        stderr_of(&login).contains("scope=notes&"),
+        "{}",
+        stderr_of(&login)
+    );
     let mut gateway = setup.gateway();
     let answer = gateway.call("notes__archive", json!({"text": "old"}), &[]);
     assert!(is_error(&answer), "{answer}");
@@ -417,7 +452,10 @@ fn a_403_asking_for_more_scope_names_login_which_asks_for_it() {
             setup.login_command()
         )
     );
-    assert_eq!(setup.record()["required_scopes"], json!(["notes", "notes:admin"]));
+    assert_eq!(
+        setup.record()["required_scopes"],
+        json!(["notes", "notes:admin"])
+    );
     let login = setup.login();
     assert!(login.status.success(), "{}", stderr_of(&login));
     assert!(
@@ -494,7 +532,11 @@ const SCENARIOS: &[(&str, Expect)] = &[
     (
         "auth/2025-03-26-oauth-metadata-backcompat",
         Expect::FailsOnly(
-            &["client-registration", "authorization-request", "token-request"],
+            &[
+                "client-registration",
+                "authorization-request",
+                "token-request",
+            ],
             "its metadata at /.well-known/oauth-authorization-server names the issuer .../oauth; RFC 8414 §3.3 has a client refuse metadata whose issuer is not the one it was fetched for, and rmcp does",
         ),
     ),
@@ -515,7 +557,10 @@ fn the_conformance_suite_s_sign_in_scenarios_pass_through_login_and_the_gateway(
                 .iter()
                 .map(|(scenario, expect)| scope.spawn(move || judge(scenario, expect)))
                 .collect();
-            wrong.extend(runs.into_iter().filter_map(|run| run.join().expect("a scenario")));
+            wrong.extend(
+                runs.into_iter()
+                    .filter_map(|run| run.join().expect("a scenario")),
+            );
         }
         wrong
     });

@@ -21,7 +21,9 @@
 //! (what every session shares), [`gateway`] (the MCP server over one
 //! session, any transport), [`session`] (one session's run, recording and
 //! approvals), [`approval`] (elicitation texts), [`recording`] (the session
-//! files); [`stdio`] and [`http`] are the two transports over the same
+//! files), [`oauth`] (sign-in to OAuth-protected HTTP upstreams: `disclose
+//! mcp login`, `logout`, `auth-status`, and the tokens at run time);
+//! [`stdio`] and [`http`] are the two transports over the same
 //! [`shared::Shared`].
 //!
 //! Exit status: 0 when the client disconnected (or a signal ended the

@@ -10,8 +10,8 @@
 //! (`postgres://user:pass@host/db`); the gateway's own `--token-env`
 //! token; and OAuth's: an entry's `oauth.client_secret`, and every access
 //! token, refresh token and client secret of a sign-in (`oauth::store`),
-//! learned as they are read or refreshed. Every other value (a time zone, a model name, a path) is left as
-//! it is, wherever it appears.
+//! learned as they are read or refreshed. Every other value (a time zone,
+//! a model name, a path) is left as it is, wherever it appears.
 //!
 //! The gateway itself never prints a config value (`config` names keys and
 //! kinds only), but an upstream may: a server that echoes its environment
@@ -346,11 +346,13 @@ pub fn learn(found: Vec<(String, String)>) {
     }
     let mut installed = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
     let now = installed.as_deref().cloned().unwrap_or_default();
-    *installed = Some(Arc::new(now.with(
-        found
-            .into_iter()
-            .map(|(value, source)| Secret { value, source }),
-    )));
+    *installed = Some(Arc::new(
+        now.with(
+            found
+                .into_iter()
+                .map(|(value, source)| Secret { value, source }),
+        ),
+    ));
 }
 
 /// The process's set as it stands (empty before [`install`] or [`learn`]).

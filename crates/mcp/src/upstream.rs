@@ -1067,16 +1067,12 @@ async fn list_tools(
     for _ in 0..MAX_PAGES {
         let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
         let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
-        let answer = service
-            .peer()
-            .send_request(request)
-            .await
-            .map_err(|e| {
-                StartError(
-                    crate::oauth::runtime::needs_sign_in(server, &e)
-                        .unwrap_or_else(|| format!("failed tools/list: {}", error_text(&e))),
-                )
-            })?;
+        let answer = service.peer().send_request(request).await.map_err(|e| {
+            StartError(
+                crate::oauth::runtime::needs_sign_in(server, &e)
+                    .unwrap_or_else(|| format!("failed tools/list: {}", error_text(&e))),
+            )
+        })?;
         let page = match answer {
             ServerResult::ListToolsResult(result) => {
                 serde_json::to_value(&result).map_err(|e| {

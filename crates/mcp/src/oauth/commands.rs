@@ -110,9 +110,11 @@ fn context(config: Option<&Path>, token_dir: Option<&Path>) -> Result<super::Con
 /// Reads a config, its secrets installed.
 fn read_config(path: &Path) -> Result<Config, Failed> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Failed::Local(format!("{file}: cannot be read: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| Failed::Local(format!("{file}: cannot be read: {e}")))?;
     let env = |name: &str| std::env::var(name).ok();
-    let config = crate::config::parse(&file, &bytes, &env).map_err(|e| Failed::Local(e.to_string()))?;
+    let config =
+        crate::config::parse(&file, &bytes, &env).map_err(|e| Failed::Local(e.to_string()))?;
     crate::secrets::install(crate::secrets::Secrets::of(&config, None));
     Ok(config)
 }
@@ -124,7 +126,11 @@ fn http_server<'a>(config: &'a Config, origin: &str, file: &Path) -> Result<&'a 
         Failed::Local(format!(
             "{}: has no server \"{origin}\" (its servers: {})",
             file.display(),
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
         ))
     })?;
     match &server.transport {
@@ -140,7 +146,12 @@ async fn sign_in(args: LoginArgs) -> Result<(), Failed> {
     let context = context(Some(&args.config), args.token_dir.as_deref())?;
     let config = read_config(&args.config)?;
     let server = http_server(&config, &args.origin, &args.config)?;
-    let Transport::Http { url, headers, oauth } = &server.transport else {
+    let Transport::Http {
+        url,
+        headers,
+        oauth,
+    } = &server.transport
+    else {
         return Err(Failed::Local("not an HTTP server".into()));
     };
     if headers
@@ -195,7 +206,11 @@ fn sign_out(args: LogoutArgs) -> Result<(), Failed> {
     for url in &urls {
         if context.tokens.remove(url).map_err(Failed::Local)? {
             removed += 1;
-            log(&format!("{}: signed out of {}", args.origin, redact_url(url)));
+            log(&format!(
+                "{}: signed out of {}",
+                args.origin,
+                redact_url(url)
+            ));
         }
     }
     if removed == 0 {
@@ -215,7 +230,12 @@ fn status(args: StatusArgs) -> Result<(), Failed> {
         Some(path) => {
             let config = read_config(path)?;
             for server in config.servers.values() {
-                let Transport::Http { url, headers, oauth } = &server.transport else {
+                let Transport::Http {
+                    url,
+                    headers,
+                    oauth,
+                } = &server.transport
+                else {
                     continue;
                 };
                 let own = headers

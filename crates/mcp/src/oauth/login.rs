@@ -155,7 +155,11 @@ pub async fn login(
             redirect_uri: redirect_uri.clone(),
             scopes: Vec::new(),
         }
-    } else if let Some(document) = settings.client_metadata_url.as_ref().filter(|_| supports_documents) {
+    } else if let Some(document) = settings
+        .client_metadata_url
+        .as_ref()
+        .filter(|_| supports_documents)
+    {
         request = request.with_client_metadata_url(document);
         Client {
             id: document.clone(),
@@ -232,12 +236,10 @@ pub async fn login(
         .handle_callback_url(&callback)
         .await
         .map_err(|e| refused("the authorization code could not be exchanged", &e))?;
-    let credentials = memory
-        .load()
-        .await
-        .ok()
-        .flatten()
-        .ok_or_else(|| Failed::Refused(format!("{origin}: the token exchange stored no tokens")))?;
+    let credentials =
+        memory.load().await.ok().flatten().ok_or_else(|| {
+            Failed::Refused(format!("{origin}: the token exchange stored no tokens"))
+        })?;
 
     let record = Record {
         origin: origin.to_string(),
@@ -352,7 +354,10 @@ async fn register(
 
 /// The redirect listener: the entry's port, else the port the client was
 /// registered with (so its redirect URI still matches), else a free one.
-async fn listen(settings: Option<&Settings>, before: Option<&Record>) -> Result<TcpListener, String> {
+async fn listen(
+    settings: Option<&Settings>,
+    before: Option<&Record>,
+) -> Result<TcpListener, String> {
     let loopback = |port| SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     if let Some(port) = settings.and_then(|s| s.callback_port) {
         return TcpListener::bind(loopback(port))
@@ -376,7 +381,9 @@ async fn listen(settings: Option<&Settings>, before: Option<&Record>) -> Result<
 /// Opens `url` in the user's browser: `$BROWSER URL` (its words, then the
 /// URL), else the desktop's opener. Its failure only costs the printed URL.
 fn open_browser(url: &str) {
-    let browser = std::env::var("BROWSER").ok().filter(|b| !b.trim().is_empty());
+    let browser = std::env::var("BROWSER")
+        .ok()
+        .filter(|b| !b.trim().is_empty());
     let (program, mut args): (String, Vec<String>) = match &browser {
         Some(browser) => {
             let mut words = browser.split_whitespace().map(str::to_string);
@@ -449,7 +456,14 @@ async fn answer(mut stream: tokio::net::TcpStream, port: u16, state: &str, found
         .unwrap_or_default();
     let target = match line.split(' ').collect::<Vec<_>>()[..] {
         ["GET", target, _] => target,
-        _ => return reply(&mut stream, "405 Method Not Allowed", "disclose waits for a GET.").await,
+        _ => {
+            return reply(
+                &mut stream,
+                "405 Method Not Allowed",
+                "disclose waits for a GET.",
+            )
+            .await;
+        }
     };
     let Ok(full) = url::Url::parse(&format!("http://127.0.0.1:{port}{target}")) else {
         return reply(&mut stream, "400 Bad Request", "That is not a redirect.").await;
@@ -494,9 +508,7 @@ async fn answer(mut stream: tokio::net::TcpStream, port: u16, state: &str, found
 }
 
 async fn reply(stream: &mut tokio::net::TcpStream, status: &str, text: &str) {
-    let body = format!(
-        "<!doctype html><meta charset=utf-8><title>disclose</title><p>{text}</p>\n"
-    );
+    let body = format!("<!doctype html><meta charset=utf-8><title>disclose</title><p>{text}</p>\n");
     let mut head = Vec::new();
     let _ = write!(
         head,
@@ -531,7 +543,11 @@ mod tests {
         let port = listener.local_addr().expect("an address").port();
         let waiting = tokio::spawn(async move { receive(listener, port, "s1").await });
         assert!(get(port, "/favicon.ico").await.starts_with("HTTP/1.1 404"));
-        assert!(get(port, "/callback?code=c&state=other").await.starts_with("HTTP/1.1 400"));
+        assert!(
+            get(port, "/callback?code=c&state=other")
+                .await
+                .starts_with("HTTP/1.1 400")
+        );
         // A connection that says nothing does not hold the others up.
         let _silent = tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
@@ -540,7 +556,10 @@ mod tests {
         assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
         assert!(ok.contains("Signed in"), "{ok}");
         let url = waiting.await.expect("joined").expect("a code");
-        assert_eq!(url, format!("http://127.0.0.1:{port}/callback?code=c1&state=s1"));
+        assert_eq!(
+            url,
+            format!("http://127.0.0.1:{port}/callback?code=c1&state=s1")
+        );
     }
 
     #[tokio::test]
@@ -548,7 +567,11 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
         let port = listener.local_addr().expect("an address").port();
         let waiting = tokio::spawn(async move { receive(listener, port, "s1").await });
-        get(port, "/callback?error=access_denied&error_description=no%20thanks&state=s1").await;
+        get(
+            port,
+            "/callback?error=access_denied&error_description=no%20thanks&state=s1",
+        )
+        .await;
         let refused = waiting.await.expect("joined").expect_err("refused");
         assert_eq!(
             refused,

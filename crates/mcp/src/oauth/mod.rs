@@ -158,7 +158,10 @@ pub(crate) fn settings(
                 if scope.is_empty() || scope.chars().any(|c| c.is_whitespace()) {
                     return Err((
                         at,
-                        format!("{} is not one scope (no spaces; one scope an item)", quoted(scope)),
+                        format!(
+                            "{} is not one scope (no spaces; one scope an item)",
+                            quoted(scope)
+                        ),
                     ));
                 }
                 scopes.push(scope.clone());
@@ -343,7 +346,10 @@ mod tests {
                 "is a boolean, not an object (`{}` signs in as the server's metadata says)".into()
             )
         );
-        assert_eq!(refused(r#"{"clientId": "a"}"#).0, "mcpServers.x.oauth.clientId");
+        assert_eq!(
+            refused(r#"{"clientId": "a"}"#).0,
+            "mcpServers.x.oauth.clientId"
+        );
         assert_eq!(
             refused(r#"{"client_secret": "abc"}"#).0,
             "mcpServers.x.oauth.client_secret"
@@ -364,7 +370,10 @@ mod tests {
             refused(r#"{"callback_port": 70000}"#).1,
             "is 70000, not a port (1 to 65535)"
         );
-        assert_eq!(refused(r#"{"callback_port": 0}"#).1, "is 0, not a port (1 to 65535)");
+        assert_eq!(
+            refused(r#"{"callback_port": 0}"#).1,
+            "is 0, not a port (1 to 65535)"
+        );
         assert_eq!(
             refused(r#"{"client_metadata_url": "http://example.com/c.json"}"#).0,
             "mcpServers.x.oauth.client_metadata_url"

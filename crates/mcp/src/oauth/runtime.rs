@@ -106,13 +106,14 @@ pub fn needs_sign_in(server: &Server, error: &(dyn Error + 'static)) -> Option<S
     };
     let context = super::context()?;
     let login = context.login_command(&server.origin);
-    let signs_in = oauth.is_some() || matches!(context.tokens.read(url), Ok(Some(_)));
+    // Read only for an error of sign-in (the file is not touched otherwise).
+    let signs_in = || oauth.is_some() || matches!(context.tokens.read(url), Ok(Some(_)));
     let mut cause: Option<&(dyn Error + 'static)> = Some(error);
     while let Some(error) = cause {
         match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
             Some(StreamableHttpError::AuthRequired(challenge)) => {
                 let header = &challenge.www_authenticate_header;
-                if signs_in {
+                if signs_in() {
                     return Some(format!(
                         "refused its token (401) and it could not be refreshed: sign in again with `{login}`"
                     ));
@@ -122,7 +123,7 @@ pub fn needs_sign_in(server: &Server, error: &(dyn Error + 'static)) -> Option<S
                 }
                 return None;
             }
-            Some(StreamableHttpError::InsufficientScope(challenge)) if signs_in => {
+            Some(StreamableHttpError::InsufficientScope(challenge)) if signs_in() => {
                 let scope = challenge.required_scope.clone().or_else(|| {
                     let base = url::Url::parse(url).ok()?;
                     WWWAuthenticateParams::parse(&challenge.www_authenticate_header, &base).scope

@@ -274,7 +274,8 @@ impl TokenDir {
                 .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
                 .open(&path)?;
             // SAFETY: flock on a descriptor this function owns.
-            let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX) };
+            let locked =
+                unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX) };
             if locked != 0 {
                 return Err(std::io::Error::last_os_error());
             }
@@ -543,7 +544,11 @@ mod tests {
         let file = dir.write(&record(url)).expect("written");
         let mode = std::fs::metadata(&file).expect("meta").permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
-        let dir_mode = std::fs::metadata(dir.path()).expect("meta").permissions().mode() & 0o777;
+        let dir_mode = std::fs::metadata(dir.path())
+            .expect("meta")
+            .permissions()
+            .mode()
+            & 0o777;
         assert_eq!(dir_mode, 0o700);
         let back = dir.read(url).expect("read").expect("there");
         assert_eq!(back.client.id, "client-1");
@@ -607,11 +612,17 @@ mod tests {
             None,
         ));
         dir.write(&newer).expect("written");
-        store.on_refresh_token_rejected(&loaded).await.expect("handled");
+        store
+            .on_refresh_token_rejected(&loaded)
+            .await
+            .expect("handled");
         assert!(store.load().await.expect("loaded").is_some());
         // Its own refresh token refused: the tokens go, the client stays.
         let current = store.load().await.expect("loaded").expect("tokens");
-        store.on_refresh_token_rejected(&current).await.expect("handled");
+        store
+            .on_refresh_token_rejected(&current)
+            .await
+            .expect("handled");
         assert!(store.load().await.expect("loaded").is_none());
         let after = dir.read(url).expect("read").expect("there");
         assert_eq!(after.client.id, "client-1");
