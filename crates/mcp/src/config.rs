@@ -9,7 +9,7 @@
 //! `approval` (`required`, the default, or `never`), on a stdio entry
 //! `secrets` (the `env` keys whose values are secrets whatever their
 //! names, beside those `secrets` finds by name), and on an HTTP entry
-//! `oauth` (it signs in with OAuth: `oauth::Settings`); keys that other
+//! `oauth` (it signs in with OAuth: `oauth::OAuthEntry`); keys that other
 //! clients read (`disabled`, `timeout`, …) are left alone, named once on
 //! stderr as not read here.
 //!
@@ -71,7 +71,7 @@ pub enum Transport {
         /// Headers sent with every request.
         headers: Vec<(String, String)>,
         /// `"oauth"`: how it signs in, when the entry says so.
-        oauth: Option<crate::oauth::Settings>,
+        oauth: Option<crate::oauth::OAuthEntry>,
     },
 }
 

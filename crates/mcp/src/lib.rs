@@ -67,7 +67,7 @@ use crate::upstream::Upstream;
 pub struct Args {
     /// Sign-in to servers that need OAuth (instead of serving).
     #[command(subcommand)]
-    pub account: Option<oauth::commands::Command>,
+    pub account: Option<oauth::commands::Account>,
     /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`), read
     /// unchanged; `approval` per server is ours.
     #[arg(long, value_name = "FILE", required = true)]

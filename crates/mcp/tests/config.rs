@@ -139,8 +139,8 @@ fn secrets_names_env_keys_of_a_stdio_server_and_nothing_else() {
 
 #[test]
 fn oauth_is_read_on_an_http_server_and_its_mistakes_are_placed() {
-    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {}}}}"#), @"a: http http://h headers [] oauth Settings { client_id: None, client_secret: None, scopes: [], callback_port: None, client_metadata_url: None }, approval required");
-    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"client_id": "cli", "client_secret": "${TOKEN}", "scopes": ["read"], "callback_port": 9000}}}}"#), @r#"a: http http://h headers [] oauth Settings { client_id: Some("cli"), client_secret: Some("…"), scopes: ["read"], callback_port: Some(9000), client_metadata_url: None }, approval required"#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {}}}}"#), @"a: http http://h headers [] oauth OAuthEntry { client_id: None, client_secret: None, scopes: [], callback_port: None, client_metadata_url: None }, approval required");
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"client_id": "cli", "client_secret": "${TOKEN}", "scopes": ["read"], "callback_port": 9000}}}}"#), @r#"a: http http://h headers [] oauth OAuthEntry { client_id: Some("cli"), client_secret: Some("…"), scopes: ["read"], callback_port: Some(9000), client_metadata_url: None }, approval required"#);
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "oauth": {}}}}"#), @"mcp.json: mcpServers.a.oauth: is set on a stdio server (only an HTTP server signs in with OAuth)");
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"client_secret": "${TOKEN}"}}}}"#), @r#"mcp.json: mcpServers.a.oauth.client_secret: is set without "client_id" (a secret belongs to a pre-registered client)"#);
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"scope": "read"}}}}"#), @r#"mcp.json: mcpServers.a.oauth.scope: is not a key of "oauth" (client_id, client_secret, scopes, callback_port, client_metadata_url)"#);

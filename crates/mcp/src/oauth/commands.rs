@@ -10,14 +10,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::login::{Failed, Target, login};
+use super::login::{Failed, SignInTarget, login};
 use super::store::{Record, TokenDir};
 use crate::config::{Config, Server, Transport, redact_url};
 use crate::log;
 
 /// The commands of sign-in.
 #[derive(Clone, Debug, clap::Subcommand)]
-pub enum Command {
+pub enum Account {
     /// Sign in to an HTTP server of the config (OAuth in your browser) and
     /// keep its tokens for the gateway.
     Login(LoginArgs),
@@ -74,11 +74,11 @@ pub struct StatusArgs {
 }
 
 /// Runs one command; its exit status.
-pub async fn run(command: Command) -> u8 {
+pub async fn run(command: Account) -> u8 {
     let done = match command {
-        Command::Login(args) => sign_in(args).await,
-        Command::Logout(args) => sign_out(args),
-        Command::AuthStatus(args) => status(args),
+        Account::Login(args) => sign_in(args).await,
+        Account::Logout(args) => sign_out(args),
+        Account::AuthStatus(args) => status(args),
     };
     match done {
         Ok(()) => 0,
@@ -164,7 +164,7 @@ async fn sign_in(args: LoginArgs) -> Result<(), Failed> {
             args.origin
         )));
     }
-    let target = Target {
+    let target = SignInTarget {
         origin: &args.origin,
         url,
         headers,

@@ -40,8 +40,8 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
 
-use super::Settings;
-use super::store::{Client, Record, Registration, TokenDir};
+use super::OAuthEntry;
+use super::store::{Record, Registered, Registration, TokenDir};
 use crate::config::redact_url;
 use crate::log;
 
@@ -55,7 +55,7 @@ const MAX_REQUEST: usize = 16 * 1024;
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What to sign in to.
-pub struct Target<'a> {
+pub struct SignInTarget<'a> {
     /// Its origin (config key).
     pub origin: &'a str,
     /// Its URL.
@@ -63,7 +63,7 @@ pub struct Target<'a> {
     /// Its headers (none of them `Authorization`).
     pub headers: &'a [(String, String)],
     /// Its `"oauth"`, when the entry has one.
-    pub settings: Option<&'a Settings>,
+    pub settings: Option<&'a OAuthEntry>,
 }
 
 /// A sign-in that went through.
@@ -87,7 +87,7 @@ pub enum Failed {
 /// Signs `target` in, keeping the tokens in `tokens`; gives up after
 /// `timeout` without a redirect.
 pub async fn login(
-    target: &Target<'_>,
+    target: &SignInTarget<'_>,
     tokens: &TokenDir,
     timeout: Duration,
 ) -> Result<SignedIn, Failed> {
@@ -148,7 +148,7 @@ pub async fn login(
         if let Some(secret) = &settings.client_secret {
             request = request.with_client_secret(secret);
         }
-        Client {
+        Registered {
             id: id.clone(),
             secret: None,
             registration: Registration::Preregistered,
@@ -161,7 +161,7 @@ pub async fn login(
         .filter(|_| supports_documents)
     {
         request = request.with_client_metadata_url(document);
-        Client {
+        Registered {
             id: document.clone(),
             secret: None,
             registration: Registration::MetadataDocument,
@@ -260,7 +260,7 @@ pub async fn login(
 /// The scopes to ask for (see the module's docs).
 async fn scopes(
     manager: &AuthorizationManager,
-    settings: Option<&Settings>,
+    settings: Option<&OAuthEntry>,
     before: Option<&Record>,
 ) -> Vec<String> {
     let mut scopes = match settings.filter(|s| !s.scopes.is_empty()) {
@@ -286,7 +286,7 @@ async fn scopes(
 
 /// What the server answers the gateway's first requests without a token:
 /// the `WWW-Authenticate` of a 401 or 403, or `None` when it answered.
-async fn challenge(target: &Target<'_>) -> Result<Option<String>, String> {
+async fn challenge(target: &SignInTarget<'_>) -> Result<Option<String>, String> {
     let origin = target.origin;
     #[allow(clippy::disallowed_types)]
     let mut custom = std::collections::HashMap::new();
@@ -328,7 +328,7 @@ async fn register(
     redirect_uri: &str,
     scopes: &[String],
     origin: &str,
-) -> Result<Client, Failed> {
+) -> Result<Registered, Failed> {
     let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
     let registered = manager
         .register_client(CLIENT_NAME, redirect_uri, &scopes)
@@ -343,7 +343,7 @@ async fn register(
                 Failed::Refused(format!("{origin}: dynamic registration failed: {text}"))
             }
         })?;
-    Ok(Client {
+    Ok(Registered {
         id: registered.client_id,
         secret: registered.client_secret,
         registration: Registration::Dynamic,
@@ -355,7 +355,7 @@ async fn register(
 /// The redirect listener: the entry's port, else the port the client was
 /// registered with (so its redirect URI still matches), else a free one.
 async fn listen(
-    settings: Option<&Settings>,
+    settings: Option<&OAuthEntry>,
     before: Option<&Record>,
 ) -> Result<TcpListener, String> {
     let loopback = |port| SocketAddr::from((Ipv4Addr::LOCALHOST, port));

@@ -1,7 +1,7 @@
 //! OAuth sign-in to HTTP upstreams, on rmcp's `auth` feature.
 //!
 //! An HTTP upstream signs in with OAuth when its entry says `"oauth": {}`
-//! ([`Settings`]), or when it has answered a request with a 401 whose
+//! ([`OAuthEntry`]), or when it has answered a request with a 401 whose
 //! `WWW-Authenticate: Bearer` challenge names its resource metadata
 //! (RFC 9728) and the user has signed in to it since. Signing in is a
 //! command of its own, never the gateway's start: `disclose mcp login
@@ -35,7 +35,7 @@ use crate::config::{Refused, expand, kind, quoted};
 /// `"oauth"` on an HTTP entry: how the gateway signs in to it. Every key is
 /// optional; `{}` takes everything from the server's metadata.
 #[derive(Clone, Default, PartialEq)]
-pub struct Settings {
+pub struct OAuthEntry {
     /// A client registered with the authorization server beforehand.
     pub client_id: Option<String>,
     /// Its secret (a `${VAR}`, kept out of the file), for a confidential
@@ -53,9 +53,9 @@ pub struct Settings {
 }
 
 // The secret is a credential: Debug never prints it.
-impl std::fmt::Debug for Settings {
+impl std::fmt::Debug for OAuthEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Settings")
+        f.debug_struct("OAuthEntry")
             .field("client_id", &self.client_id)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
             .field("scopes", &self.scopes)
@@ -81,7 +81,7 @@ pub(crate) fn settings(
     path: &str,
     headers: &[(String, String)],
     var: &dyn Fn(&str) -> Option<String>,
-) -> Result<Option<Settings>, Refused> {
+) -> Result<Option<OAuthEntry>, Refused> {
     let here = format!("{path}.oauth");
     let oauth = match entry.get("oauth") {
         None => return Ok(None),
@@ -193,7 +193,7 @@ pub(crate) fn settings(
             ));
         }
     };
-    Ok(Some(Settings {
+    Ok(Some(OAuthEntry {
         client_id,
         client_secret,
         scopes,
@@ -299,7 +299,7 @@ pub fn shell_word(word: &str) -> String {
 mod tests {
     use super::*;
 
-    fn parse(oauth: &str, headers: &[(&str, &str)]) -> Result<Option<Settings>, Refused> {
+    fn parse(oauth: &str, headers: &[(&str, &str)]) -> Result<Option<OAuthEntry>, Refused> {
         let entry: Value =
             serde_json::from_str(&format!(r#"{{"url": "http://x", "oauth": {oauth}}}"#))
                 .expect("json");
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn an_empty_object_takes_everything_from_the_metadata() {
-        assert_eq!(parse("{}", &[]), Ok(Some(Settings::default())));
+        assert_eq!(parse("{}", &[]), Ok(Some(OAuthEntry::default())));
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub enum Registration {
 
 /// The client the gateway signs in as.
 #[derive(Clone, Serialize, Deserialize)]
-pub struct Client {
+pub struct Registered {
     /// Its client id.
     pub id: String,
     /// The secret dynamic registration issued, if any.
@@ -85,7 +85,7 @@ pub struct Record {
     /// The authorization server's metadata, as discovered at sign-in.
     pub metadata: AuthorizationMetadata,
     /// The client.
-    pub client: Client,
+    pub client: Registered,
     /// The tokens, as rmcp keeps them; `None` once they stopped working.
     #[serde(default)]
     pub credentials: Option<StoredCredentials>,
@@ -489,7 +489,7 @@ mod tests {
             resource: url.into(),
             issuer: Some("https://auth.example.com".into()),
             metadata,
-            client: Client {
+            client: Registered {
                 id: "client-1".into(),
                 secret: Some("client-secret-1234".into()),
                 registration: Registration::Dynamic,
