@@ -129,12 +129,6 @@ pub async fn login(
         .port();
     let redirect_uri = format!("http://127.0.0.1:{port}/callback");
 
-    let supports_documents = metadata
-        .additional_fields
-        .get("client_id_metadata_document_supported")
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    let settings = target.settings.cloned().unwrap_or_default();
     let mut request = AuthorizationRequest::new(&redirect_uri).with_client_name(CLIENT_NAME);
     request = if scopes.is_empty() {
         // Nothing from the config, the challenge or the metadata: the
@@ -143,51 +137,21 @@ pub async fn login(
     } else {
         request.with_scopes(scopes.clone())
     };
-    let client = if let Some(id) = &settings.client_id {
-        request = request.with_preregistered_client(id);
-        if let Some(secret) = &settings.client_secret {
-            request = request.with_client_secret(secret);
-        }
-        Registered {
-            id: id.clone(),
-            secret: None,
-            registration: Registration::Preregistered,
-            redirect_uri: redirect_uri.clone(),
-            scopes: Vec::new(),
-        }
-    } else if let Some(document) = settings
-        .client_metadata_url
-        .as_ref()
-        .filter(|_| supports_documents)
-    {
-        request = request.with_client_metadata_url(document);
-        Registered {
-            id: document.clone(),
-            secret: None,
-            registration: Registration::MetadataDocument,
-            redirect_uri: redirect_uri.clone(),
-            scopes: Vec::new(),
-        }
-    } else {
-        let client = match before.as_ref().map(|record| &record.client) {
-            // Reused while its redirect URI is the one listened on and it
-            // was registered for every scope asked for now.
-            Some(client)
-                if client.registration == Registration::Dynamic
-                    && client.redirect_uri == redirect_uri
-                    && (client.scopes.is_empty()
-                        || scopes.iter().all(|s| client.scopes.contains(s))) =>
-            {
-                client.clone()
-            }
-            _ => register(&mut manager, &redirect_uri, &scopes, origin).await?,
-        };
-        request = request.with_preregistered_client(&client.id);
-        if let Some(secret) = &client.secret {
-            request = request.with_client_secret(secret);
-        }
-        client
-    };
+    let supports_documents = metadata
+        .additional_fields
+        .get("client_id_metadata_document_supported")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let (request, client) = client(
+        request,
+        &mut manager,
+        target,
+        before.as_ref(),
+        &redirect_uri,
+        &scopes,
+        supports_documents,
+    )
+    .await?;
     crate::secrets::learn(
         client
             .secret
@@ -255,6 +219,63 @@ pub async fn login(
     let _locked = tokens.lock(url).await.map_err(Failed::Local)?;
     let file = tokens.write(&record).map_err(Failed::Local)?;
     Ok(SignedIn { file, record })
+}
+
+/// The client to sign in as, in the order of the module's docs, and the
+/// request that names it.
+async fn client(
+    mut request: AuthorizationRequest,
+    manager: &mut AuthorizationManager,
+    target: &SignInTarget<'_>,
+    before: Option<&Record>,
+    redirect_uri: &str,
+    scopes: &[String],
+    supports_documents: bool,
+) -> Result<(AuthorizationRequest, Registered), Failed> {
+    let settings = target.settings.cloned().unwrap_or_default();
+    let registered = |id: &str, registration| Registered {
+        id: id.to_string(),
+        secret: None,
+        registration,
+        redirect_uri: redirect_uri.to_string(),
+        scopes: Vec::new(),
+    };
+    if let Some(id) = &settings.client_id {
+        request = request.with_preregistered_client(id);
+        if let Some(secret) = &settings.client_secret {
+            request = request.with_client_secret(secret);
+        }
+        return Ok((request, registered(id, Registration::Preregistered)));
+    }
+    if let Some(document) = settings
+        .client_metadata_url
+        .as_ref()
+        .filter(|_| supports_documents)
+    {
+        request = request.with_client_metadata_url(document);
+        return Ok((
+            request,
+            registered(document, Registration::MetadataDocument),
+        ));
+    }
+    let client = match before.map(|record| &record.client) {
+        // Reused while its redirect URI is the one listened on and it was
+        // registered for every scope asked for now.
+        Some(client)
+            if client.registration == Registration::Dynamic
+                && client.redirect_uri == redirect_uri
+                && (client.scopes.is_empty()
+                    || scopes.iter().all(|s| client.scopes.contains(s))) =>
+        {
+            client.clone()
+        }
+        _ => register(manager, redirect_uri, scopes, target.origin).await?,
+    };
+    request = request.with_preregistered_client(&client.id);
+    if let Some(secret) = &client.secret {
+        request = request.with_client_secret(secret);
+    }
+    Ok((request, client))
 }
 
 /// The scopes to ask for (see the module's docs).
