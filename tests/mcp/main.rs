@@ -8,6 +8,7 @@
 
 mod forward;
 mod http;
+mod oauth;
 mod support;
 
 use std::path::Path;

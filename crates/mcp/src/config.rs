@@ -13,9 +13,10 @@
 //! with `"disabled": true` is not read further and not started. Our own
 //! keys are `approval` (`required`, the default, `never`, `writes`, or an
 //! object of per-tool exceptions), `tools` (`allow` and `deny` globs),
-//! `origin` and, on a stdio entry, `secrets` (the `env` keys whose values
-//! are secrets whatever their names, beside those `secrets` finds by
-//! name); keys that other clients read (`timeout`, `envFile`, …) are left
+//! `origin`, on a stdio entry `secrets` (the `env` keys whose values are
+//! secrets whatever their names, beside those `secrets` finds by name), and
+//! on an HTTP entry `oauth` (it signs in with OAuth: `oauth::OAuthEntry`);
+//! keys that other clients read (`timeout`, `envFile`, …) are left
 //! alone, named once on stderr as not read here.
 //!
 //! This module reads bytes and an environment lookup and returns a typed
@@ -88,6 +89,8 @@ pub enum Transport {
         url: String,
         /// Headers sent with every request.
         headers: Vec<(String, String)>,
+        /// `"oauth"`: how it signs in, when the entry says so.
+        oauth: Option<crate::oauth::OAuthEntry>,
     },
 }
 
@@ -174,9 +177,9 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// The keys of an entry this gateway reads.
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 13] = [
     "type", "command", "args", "env", "cwd", "url", "headers", "approval", "secrets", "tools",
-    "origin", "disabled",
+    "origin", "disabled", "oauth",
 ];
 
 /// The origin a server's key maps to when it is not one itself: ASCII
@@ -393,7 +396,8 @@ fn keys_in_file_order(bytes: &[u8], section: &str, servers: &Map<String, Value>)
     }
 }
 
-type Refused = (String, String);
+/// A refused value: its key path, and what is wrong with it.
+pub(crate) type Refused = (String, String);
 
 fn server(
     origin: &str,
@@ -462,15 +466,23 @@ fn server(
                 ),
             ));
         }
+        let headers = pairs(entry, "headers", path, var)?;
         Transport::Http {
+            oauth: crate::oauth::settings(entry, path, &headers, var)?,
             url,
-            headers: pairs(entry, "headers", path, var)?,
+            headers,
         }
     } else {
         if has_url {
             return Err((
                 key("url"),
                 "is set on a stdio server (it has \"command\")".into(),
+            ));
+        }
+        if entry.contains_key("oauth") {
+            return Err((
+                key("oauth"),
+                "is set on a stdio server (only an HTTP server signs in with OAuth)".into(),
             ));
         }
         let command = string(entry, "command", path, var)?.ok_or_else(|| {
@@ -767,7 +779,7 @@ pub fn expand(
     Ok(out)
 }
 
-fn kind(value: &Value) -> &'static str {
+pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -788,7 +800,7 @@ fn shown(value: &Value) -> String {
 }
 
 /// A text in double quotes, escaped as JSON.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::new();
     disclose::internals::canonical::write_string(&mut out, text);
     out

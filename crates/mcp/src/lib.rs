@@ -26,7 +26,9 @@
 //! (what every session shares), [`gateway`] (the MCP server over one
 //! session, any transport), [`session`] (one session's run, recording and
 //! approvals), [`approval`] (elicitation texts), [`recording`] (the session
-//! files); [`stdio`] and [`http`] are the two transports over the same
+//! files), [`oauth`] (sign-in to OAuth-protected HTTP upstreams: `disclose
+//! mcp login`, `logout`, `auth-status`, and the tokens at run time);
+//! [`stdio`] and [`http`] are the two transports over the same
 //! [`shared::Shared`].
 //!
 //! Exit status: 0 when the client disconnected (or a signal ended the
@@ -43,6 +45,7 @@ pub mod http_client;
 pub mod hub;
 pub mod lane;
 pub mod listing;
+pub mod oauth;
 pub mod policy;
 pub mod questions;
 pub mod recording;
@@ -66,14 +69,23 @@ use crate::shared::{Forwards, Options, Parts, Shared};
 use crate::upstream::Upstream;
 
 /// `disclose mcp`: serve every server of an `mcpServers` config through the
-/// catalog's two doors, over stdio or streamable HTTP.
+/// catalog's two doors, over stdio or streamable HTTP; or sign in to one of
+/// its servers (`login`, `logout`, `auth-status`).
 #[derive(Clone, Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    /// Sign-in to servers that need OAuth (instead of serving).
+    #[command(subcommand)]
+    pub account: Option<oauth::commands::Account>,
     /// The `mcpServers` JSON (Claude Desktop, Cursor, `.mcp.json`) or VS
-    /// Code's `servers`, read unchanged; `approval` and `tools` per server
-    /// are ours.
-    #[arg(long, value_name = "FILE")]
-    pub config: PathBuf,
+    /// Code's `servers`, read unchanged; `approval`, `tools` and `oauth`
+    /// per server are ours.
+    #[arg(long, value_name = "FILE", required = true)]
+    pub config: Option<PathBuf>,
+    /// Where OAuth sign-ins are kept (default: $XDG_STATE_HOME/disclose,
+    /// else ~/.local/state/disclose).
+    #[arg(long, value_name = "DIR")]
+    pub token_dir: Option<PathBuf>,
     /// Write each served session as a corpus session in DIR.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
@@ -124,7 +136,7 @@ impl From<ProfileArg> for Profile {
     }
 }
 
-fn seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     let value: f64 = text
         .parse()
         .map_err(|_| format!("\"{text}\" is not a number of seconds"))?;
@@ -162,7 +174,10 @@ pub fn run(args: Args) -> u8 {
         .build();
     match runtime {
         Ok(runtime) => {
-            let code = runtime.block_on(serve(args));
+            let code = match args.account.clone() {
+                Some(command) => runtime.block_on(oauth::commands::run(command)),
+                None => runtime.block_on(serve(args)),
+            };
             // Tasks still reading an upstream's stderr are not waited for.
             runtime.shutdown_timeout(Duration::from_millis(200));
             code
@@ -255,8 +270,9 @@ pub type Started = (Arc<Shared>, RecordedRun<Out>, Option<PathBuf>);
 /// upstreams started, the snapshot taken, and a first run (stdio's, its
 /// recording opened). Errors are exit-2 messages.
 pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String> {
-    let file = args.config.display().to_string();
-    let bytes = std::fs::read(&args.config).map_err(|e| format!("{file}: cannot be read: {e}"))?;
+    let path = args.config.as_deref().ok_or("--config FILE is required")?;
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{file}: cannot be read: {e}"))?;
     let env = |name: &str| std::env::var(name).ok();
     let config = config::parse(&file, &bytes, &env).map_err(|e| e.to_string())?;
     secrets::install(secrets::Secrets::of(&config, token));
@@ -268,6 +284,7 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
             "{file}: {path} is disabled (\"disabled\": true) and not started"
         ));
     }
+    oauth::prepare(&config, path, args.token_dir.as_deref())?;
     for key in &config.ignored {
         log(&format!(
             "{file}: {key} is not read by disclose mcp (left to other clients)"
@@ -356,7 +373,7 @@ pub async fn prepare(args: &Args, token: Option<&str>) -> Result<Started, String
     let snapshot = Snapshot::new(
         &listed,
         args.profile.map(Profile::from),
-        secrets::installed(),
+        &secrets::installed(),
     );
     let first_run = snapshot.start(Recorder::new(out, &about));
     for refused in &first_run.refused {

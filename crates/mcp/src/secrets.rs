@@ -7,9 +7,11 @@
 //! credential by one of its words ([`CREDENTIAL_WORDS`]: `GITHUB_TOKEN`,
 //! `apiKey`, `DB_PASSWORD`), or that the server's `"secrets"` list names;
 //! the user information of an `env` value that is a URL
-//! (`postgres://user:pass@host/db`); and the gateway's own `--token-env`
-//! token. Every other value (a time zone, a model name, a path) is left as
-//! it is, wherever it appears.
+//! (`postgres://user:pass@host/db`); the gateway's own `--token-env`
+//! token; and OAuth's: an entry's `oauth.client_secret`, and every access
+//! token, refresh token and client secret of a sign-in (`oauth::store`),
+//! learned as they are read or refreshed. Every other value (a time zone,
+//! a model name, a path) is left as it is, wherever it appears.
 //!
 //! The gateway itself never prints a config value (`config` names keys and
 //! kinds only), but an upstream may: a server that echoes its environment
@@ -23,11 +25,11 @@
 //! redacted (`catalog`). A value shorter than [`SHORTEST`] bytes is not a
 //! secret here (a header `X-Version: 2` must not blank every `2`).
 //!
-//! The set is installed once, before any upstream starts; it is read-only
-//! afterwards.
+//! The config's set is installed once, before any upstream starts; after
+//! that it only grows, by the tokens a sign-in brings ([`learn`]).
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, RwLock};
 
 use serde_json::Value;
 
@@ -113,7 +115,14 @@ impl Secrets {
                         }
                     }
                 }
-                Transport::Http { url, headers } => {
+                Transport::Http {
+                    url,
+                    headers,
+                    oauth,
+                } => {
+                    if let Some(secret) = oauth.as_ref().and_then(|o| o.client_secret.as_ref()) {
+                        found.push((secret.clone(), format!("{at}.oauth.client_secret")));
+                    }
                     let source = format!("{at}.url");
                     let parts = in_userinfo(url).into_iter().chain(in_query(url));
                     found.extend(parts.map(|part| (part, source.clone())));
@@ -133,12 +142,24 @@ impl Secrets {
     }
 
     fn from_found(found: Vec<(String, String)>) -> Secrets {
-        let mut secrets: Vec<Secret> = found
-            .into_iter()
-            .filter(|(value, _)| value.len() >= SHORTEST)
-            .map(|(value, source)| Secret { value, source })
+        Secrets::default().with(
+            found
+                .into_iter()
+                .map(|(value, source)| Secret { value, source }),
+        )
+    }
+
+    /// These secrets and `more`, longest first (so a secret that contains
+    /// another is replaced whole); values shorter than [`SHORTEST`] are
+    /// dropped, and a value named by two places keeps the first.
+    fn with(&self, more: impl IntoIterator<Item = Secret>) -> Secrets {
+        let mut secrets: Vec<Secret> = self
+            .secrets
+            .iter()
+            .cloned()
+            .chain(more)
+            .filter(|secret| secret.value.len() >= SHORTEST)
             .collect();
-        // Longest first; one value named by two places keeps the first.
         secrets.sort_by(|a, b| {
             b.value
                 .len()
@@ -265,7 +286,8 @@ fn words(key: &str) -> Vec<&str> {
     words
 }
 
-static INSTALLED: OnceLock<Secrets> = OnceLock::new();
+/// The process's set: the config's, and what sign-ins taught it since.
+static INSTALLED: RwLock<Option<Arc<Secrets>>> = RwLock::new(None);
 
 /// The address and the query of a URL (`https://user:pass@host/mcp?key=K`):
 /// `("user:pass@host", "key=K")`, either empty.
@@ -309,17 +331,34 @@ fn in_query(url: &str) -> Vec<String> {
         .collect()
 }
 
-/// Makes `secrets` the process's set (once; a second call is ignored).
+/// Makes `secrets` (the config's) part of the process's set.
 pub fn install(secrets: Secrets) {
-    let _ = INSTALLED.set(secrets);
+    let mut installed = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
+    let now = installed.as_deref().cloned().unwrap_or_default();
+    *installed = Some(Arc::new(now.with(secrets.secrets)));
 }
 
-/// The installed set (empty before [`install`]).
-pub fn installed() -> &'static Secrets {
-    static NONE: Secrets = Secrets {
-        secrets: Vec::new(),
-    };
-    INSTALLED.get().unwrap_or(&NONE)
+/// Adds `found` (values, and where they come from) to the process's set:
+/// tokens, as a sign-in reads or refreshes them.
+pub fn learn(found: Vec<(String, String)>) {
+    if found.iter().all(|(value, _)| value.len() < SHORTEST) {
+        return;
+    }
+    let mut installed = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
+    let now = installed.as_deref().cloned().unwrap_or_default();
+    *installed = Some(Arc::new(
+        now.with(
+            found
+                .into_iter()
+                .map(|(value, source)| Secret { value, source }),
+        ),
+    ));
+}
+
+/// The process's set as it stands (empty before [`install`] or [`learn`]).
+pub fn installed() -> Arc<Secrets> {
+    let installed = INSTALLED.read().unwrap_or_else(|e| e.into_inner());
+    installed.clone().unwrap_or_default()
 }
 
 /// `text` with every installed secret replaced.

@@ -280,7 +280,7 @@ impl Upstream {
         let origin = &self.server.origin;
         let peer = connection.service.peer().clone();
         let (tools, listing) = tokio::join!(
-            tokio::time::timeout_at(deadline, list_all(&peer, "tools/list", "tools")),
+            tokio::time::timeout_at(deadline, list_tools(&peer, &self.server)),
             tokio::time::timeout_at(deadline, listing(&peer, origin)),
         );
         let tools = match tools {
@@ -379,6 +379,10 @@ impl Upstream {
     /// request (this one may have done its work, so it is not sent again).
     async fn broken(&self, up: &Up, what: What<'_>, error: rmcp::ServiceError) -> Replied {
         let origin = &self.server.origin;
+        if let Some(need) = crate::oauth::runtime::needs_sign_in(&self.server, &error) {
+            log(&format!("{origin}: {need}"));
+            return Replied::Failed(format!("disclose: server \"{origin}\" {need}\n"));
+        }
         // A closed transport: say how the child exited, when it did.
         let status = match up.exited.clone() {
             Some(mut exited) => wait_exit(&mut exited).await,
@@ -1235,7 +1239,7 @@ async fn connect(server: &Server, handler: Handler) -> Result<Connection, StartE
                 lane: Some(lane),
             })
         }
-        Transport::Http { url, headers } => {
+        Transport::Http { url, headers, .. } => {
             // rmcp takes a HashMap; its order reaches no output.
             #[allow(clippy::disallowed_types)]
             let mut custom = std::collections::HashMap::new();
@@ -1257,13 +1261,32 @@ async fn connect(server: &Server, handler: Handler) -> Result<Connection, StartE
                 .reinit_on_expired_session(false);
             let client = crate::http_client::Client::new()
                 .map_err(|error| StartError(format!("cannot build an HTTP client: {error}")))?;
-            let transport = StreamableHttpClientTransport::with_client(client, config);
-            let service = handler.serve(transport).await.map_err(|error| {
+            // A server that signs in gets rmcp's client that sends and
+            // refreshes its token (`oauth::runtime`).
+            let served = match crate::oauth::runtime::manager(server)
+                .await
+                .map_err(StartError)?
+            {
+                Some(manager) => {
+                    let client = rmcp::transport::auth::AuthClient::new(client, manager);
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    handler.serve(transport).await
+                }
+                None => {
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    handler.serve(transport).await
+                }
+            };
+            let service = served.map_err(|error| {
                 // The transport's own error, not rmcp's wrapping of it
                 // (which names the transport's Rust type).
                 let why = match &error {
                     rmcp::service::ClientInitializeError::TransportError { error, .. } => {
-                        cause(error.error.as_ref())
+                        let error = error.error.as_ref();
+                        if let Some(need) = crate::oauth::runtime::needs_sign_in(server, error) {
+                            return StartError(need);
+                        }
+                        cause(error)
                     }
                     other => other.to_string(),
                 };
@@ -1307,6 +1330,16 @@ fn die_with_parent(cmd: &mut tokio::process::Command) {
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_cmd: &mut tokio::process::Command) {}
 
+/// Every page of `tools/list`; a refusal that signing in would lift says
+/// so, with the `login` command.
+async fn list_tools(
+    peer: &rmcp::Peer<RoleClient>,
+    server: &Server,
+) -> Result<Vec<Value>, StartError> {
+    let signs_in = |e: &rmcp::ServiceError| crate::oauth::runtime::needs_sign_in(server, e);
+    list_pages(peer, "tools/list", "tools", signs_in).await
+}
+
 /// Every page of a list (`method`, its items under `key`), each item as
 /// the JSON object the server sent; at most [`MAX_PAGES`] pages.
 async fn list_all(
@@ -1314,15 +1347,27 @@ async fn list_all(
     method: &str,
     key: &str,
 ) -> Result<Vec<Value>, StartError> {
+    list_pages(peer, method, key, |_| None).await
+}
+
+/// [`list_all`], with `explain` saying what a failed request means where
+/// it knows better than the error's own text.
+async fn list_pages(
+    peer: &rmcp::Peer<RoleClient>,
+    method: &str,
+    key: &str,
+    explain: impl Fn(&rmcp::ServiceError) -> Option<String>,
+) -> Result<Vec<Value>, StartError> {
     let mut items = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..MAX_PAGES {
         let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
         let request = ClientRequest::CustomRequest(CustomRequest::new(method.to_string(), params));
-        let answer = peer
-            .send_request(request)
-            .await
-            .map_err(|e| StartError(format!("failed {method}: {}", error_text(&e))))?;
+        let answer = peer.send_request(request).await.map_err(|e| {
+            StartError(
+                explain(&e).unwrap_or_else(|| format!("failed {method}: {}", error_text(&e))),
+            )
+        })?;
         let page = match answer {
             ServerResult::CustomResult(CustomResult(value)) => value,
             other => serde_json::to_value(&other).map_err(|e| {

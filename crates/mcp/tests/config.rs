@@ -33,7 +33,17 @@ fn summary(config: &Config) -> String {
                 cwd,
                 secrets,
             } => format!("stdio {command} {args:?} env {env:?} cwd {cwd:?} secrets {secrets:?}"),
-            Transport::Http { url, headers } => format!("http {url} headers {headers:?}"),
+            Transport::Http {
+                url,
+                headers,
+                oauth,
+            } => format!(
+                "http {url} headers {headers:?}{}",
+                oauth
+                    .as_ref()
+                    .map(|o| format!(" oauth {o:?}"))
+                    .unwrap_or_default()
+            ),
         };
         out.push_str(&format!(
             "{origin}: {transport}, approval {}\n",
@@ -231,4 +241,14 @@ c: stdio z [] env [] cwd None secrets [], approval required (never [get_*], requ
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "approval": {"default": "sometimes"}}}}"#), @r#"mcp.json: mcpServers.a.approval.default: is "sometimes"; it is "required" (the default), "never" or "writes""#);
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "approval": {"always": ["x"]}}}}"#), @r#"mcp.json: mcpServers.a.approval.always: is not read here: an approval object has "default", "never" and "required""#);
     insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "approval": {"never": "x"}}}}"#), @"mcp.json: mcpServers.a.approval.never: is a string, not an array of tool names (globs with * and ?)");
+}
+
+#[test]
+fn oauth_is_read_on_an_http_server_and_its_mistakes_are_placed() {
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {}}}}"#), @"a: http http://h headers [] oauth OAuthEntry { client_id: None, client_secret: None, scopes: [], callback_port: None, client_metadata_url: None }, approval required");
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"client_id": "cli", "client_secret": "${TOKEN}", "scopes": ["read"], "callback_port": 9000}}}}"#), @r#"a: http http://h headers [] oauth OAuthEntry { client_id: Some("cli"), client_secret: Some("…"), scopes: ["read"], callback_port: Some(9000), client_metadata_url: None }, approval required"#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"command": "x", "oauth": {}}}}"#), @"mcp.json: mcpServers.a.oauth: is set on a stdio server (only an HTTP server signs in with OAuth)");
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"client_secret": "${TOKEN}"}}}}"#), @r#"mcp.json: mcpServers.a.oauth.client_secret: is set without "client_id" (a secret belongs to a pre-registered client)"#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "oauth": {"scope": "read"}}}}"#), @r#"mcp.json: mcpServers.a.oauth.scope: is not a key of "oauth" (client_id, client_secret, scopes, callback_port, client_metadata_url)"#);
+    insta::assert_snapshot!(check(r#"{"mcpServers": {"a": {"url": "http://h", "headers": {"Authorization": "Bearer ${TOKEN}"}, "oauth": {}}}}"#), @r#"mcp.json: mcpServers.a.headers.Authorization: is set on a server that signs in with OAuth ("oauth"): the gateway sends the signed-in token"#);
 }
