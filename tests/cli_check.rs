@@ -16,7 +16,9 @@ use tempfile::TempDir;
 
 /// The reviewed `disclose vocab` output.
 const VOCABULARY: &str = include_str!("../golden/vocabulary.txt");
-const BLESS: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
+/// The bless command of an installed `disclose` (the tests run the binary
+/// outside cargo's environment).
+const BLESS: &str = "disclose check --bless";
 
 const ALPHA: &str = r#"{"op":"session","format":1,"about":"one dormant skill"}
 {"op":"skill","name":"triage","disclosure":"How to triage. Then more.","address":"skills/triage.md"}
@@ -129,20 +131,31 @@ impl Project {
     }
 
     /// `disclose check ARGS` run in the project directory, with no CI,
-    /// blessing or colour settings inherited from the test's environment.
+    /// GitHub Actions, blessing, colour or cargo settings inherited from
+    /// the test's environment.
     fn check(&self, args: &[&str]) -> Run {
         self.check_env(args, &[])
     }
 
     fn check_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_disclose"));
-        command
-            .arg("check")
-            .args(args)
-            .current_dir(self.dir.path())
-            .env_remove("CI")
-            .env_remove("DISCLOSE_BLESS")
-            .env_remove("NO_COLOR");
+        self.check_as(Path::new(env!("CARGO_BIN_EXE_disclose")), args, env)
+    }
+
+    /// [`Project::check_env`] with the binary at `program`.
+    fn check_as(&self, program: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let mut command = Command::new(program);
+        command.arg("check").args(args).current_dir(self.dir.path());
+        for key in [
+            "CI",
+            "DISCLOSE_BLESS",
+            "NO_COLOR",
+            "GITHUB_ACTIONS",
+            "GITHUB_WORKSPACE",
+            "CARGO",
+            "CARGO_PKG_NAME",
+        ] {
+            command.env_remove(key);
+        }
         for (key, value) in env {
             command.env(key, value);
         }
@@ -548,5 +561,72 @@ fn an_unwritable_report_path_is_exit_2_after_the_report() {
             .starts_with("disclose: failed to write \"taken\""),
         "{}",
         run.stderr()
+    );
+}
+
+/// The binary under another path: a hard link (a copy where links cannot
+/// be made) at `rel` under a directory beside the target directory, so
+/// that the executable's own path is `rel`'s.
+fn binary_at(dir: &Path, rel: &str) -> PathBuf {
+    let path = dir.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let built = Path::new(env!("CARGO_BIN_EXE_disclose"));
+    if fs::hard_link(built, &path).is_err() {
+        fs::copy(built, &path).unwrap();
+    }
+    path
+}
+
+#[test]
+fn the_bless_command_names_the_command_as_it_was_invoked() {
+    let project = Project::passing();
+    project.golden("suite/ghost", &gamma_golden());
+    let installs = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let to_bless = |run: Run| {
+        assert_eq!(run.code(), Some(1), "{}", run.both());
+        run.stdout()
+            .lines()
+            .find_map(|line| line.strip_prefix("  to bless: "))
+            .map(String::from)
+            .unwrap_or_else(|| panic!("no bless command:\n{}", run.stdout()))
+    };
+    // An installed binary, by its own name; and the same binary installed
+    // under the package's name (as the wheel and the npm package install it).
+    assert_eq!(to_bless(project.check(&[])), "disclose check --bless");
+    let renamed = binary_at(installs.path(), "bin/disclose-catalog");
+    assert_eq!(
+        to_bless(project.check_as(&renamed, &[], &[])),
+        "disclose-catalog check --bless"
+    );
+    // Under `cargo run --release`: cargo's variables, and the executable in
+    // the profile's directory.
+    let cargo = [
+        ("CARGO", "/usr/bin/cargo"),
+        ("CARGO_PKG_NAME", "disclose-cli"),
+    ];
+    let release = binary_at(installs.path(), "target/release/disclose");
+    assert_eq!(
+        to_bless(project.check_as(&release, &[], &cargo)),
+        "cargo run --release -- check --bless"
+    );
+    let debug = binary_at(installs.path(), "target/debug/disclose");
+    assert_eq!(
+        to_bless(project.check_as(&debug, &[], &cargo)),
+        "cargo run -- check --bless"
+    );
+    // Cargo running another package (an xtask) that starts the binary.
+    assert_eq!(
+        to_bless(project.check_as(
+            &release,
+            &[],
+            &[("CARGO", "cargo"), ("CARGO_PKG_NAME", "xtask")]
+        )),
+        "disclose check --bless"
+    );
+    // Directories that are not the defaults come along, quoted for a shell.
+    fs::rename(project.path("golden"), project.path("my goldens")).unwrap();
+    assert_eq!(
+        to_bless(project.check(&["corpora", "--golden", "my goldens"])),
+        "disclose check --bless --golden 'my goldens'"
     );
 }

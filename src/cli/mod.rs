@@ -12,6 +12,7 @@ mod files;
 mod format;
 mod fuzz;
 mod import;
+pub mod invocation;
 mod recall;
 mod replay;
 mod term;
@@ -39,10 +40,11 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<Exit> {
+/// Runs a parsed command line; `invoked_as` is how the command was
+/// invoked, for the hints that repeat it ([`invocation`]).
+pub fn run(cli: Cli, invoked_as: &str) -> Result<Exit> {
     match cli.command {
-        Command::Check(args) => check::run(&args),
+        Command::Check(args) => check::run(&args, invoked_as),
         Command::Diff(args) => diff::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Import(args) => import::run(&args),

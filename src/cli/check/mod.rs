@@ -38,8 +38,6 @@ const DEFAULT_CORPUS: &str = "corpora";
 /// A run with more sessions than this shows a progress bar on a terminal.
 const PROGRESS_OVER: usize = 300;
 const DEFAULT_GOLDEN: &str = "golden";
-/// How a person blesses; printed with every blessable failure.
-pub const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
 
 /// `disclose check`.
 #[derive(Debug, clap::Args)]
@@ -105,7 +103,7 @@ struct Config {
 }
 
 impl Config {
-    fn resolve(args: &CheckArgs) -> Result<Config> {
+    fn resolve(args: &CheckArgs, invoked_as: &str) -> Result<Config> {
         let partition = partition(args)?;
         let asked = args.bless || bless_asked(std::env::var_os("DISCLOSE_BLESS").as_deref())?;
         let goldens = if asked && term::in_ci() {
@@ -118,22 +116,13 @@ impl Config {
         } else {
             Goldens::Compare
         };
-        let mut bless_command = BLESS_COMMAND.to_string();
-        if args.dir != Path::new(DEFAULT_CORPUS) {
-            bless_command.push(' ');
-            bless_command.push_str(&shell_word(&args.dir));
-        }
-        if args.golden != Path::new(DEFAULT_GOLDEN) {
-            bless_command.push_str(" --golden ");
-            bless_command.push_str(&shell_word(&args.golden));
-        }
         Ok(Config {
             dir: args.dir.clone(),
             golden: args.golden.clone(),
             tree: GoldenTree::new(&args.golden),
             goldens,
             partition,
-            bless_command,
+            bless_command: bless_command(invoked_as, args),
         })
     }
 
@@ -146,6 +135,23 @@ impl Config {
     fn first_share(&self) -> bool {
         self.partition.is_none_or(|p| p.is_first())
     }
+}
+
+/// How a person blesses this corpus, printed with every failure blessing
+/// resolves: the command as it was invoked, `check --bless`, and the corpus
+/// and golden directories when they are not the defaults (shell-quoted).
+/// Never `--partition`: blessing is for the whole corpus.
+pub fn bless_command(invoked_as: &str, args: &CheckArgs) -> String {
+    let mut command = format!("{invoked_as} check --bless");
+    if args.dir != Path::new(DEFAULT_CORPUS) {
+        command.push(' ');
+        command.push_str(&shell_word(&args.dir));
+    }
+    if args.golden != Path::new(DEFAULT_GOLDEN) {
+        command.push_str(" --golden ");
+        command.push_str(&shell_word(&args.golden));
+    }
+    command
 }
 
 /// `DISCLOSE_BLESS`, read: unset, empty, `0`, `false`, `no` and `off` are
@@ -175,8 +181,9 @@ fn partition(args: &CheckArgs) -> Result<Option<Partition>> {
         .map_err(anyhow::Error::msg)
 }
 
-/// Runs `disclose check`.
-pub fn run(args: &CheckArgs) -> Result<Exit> {
+/// Runs `disclose check`; `invoked_as` is how the command was invoked,
+/// for the bless command.
+pub fn run(args: &CheckArgs, invoked_as: &str) -> Result<Exit> {
     if !args.impls.is_empty() {
         let partition = partition(args)?;
         return runner::run(&MatrixConfig {
@@ -190,9 +197,10 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
             json: args.json.as_deref(),
             junit: args.junit.as_deref(),
             markdown: args.summary.as_deref(),
+            bless_command: &bless_command(invoked_as, args),
         });
     }
-    let config = Config::resolve(args)?;
+    let config = Config::resolve(args, invoked_as)?;
     let Corpus { files, unreadable } = corpus::discover(&config.dir)?;
     if files.is_empty() && unreadable.is_empty() {
         // An empty corpus checks nothing; most likely the wrong directory.

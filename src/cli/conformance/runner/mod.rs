@@ -75,6 +75,9 @@ pub struct MatrixConfig<'a> {
     pub junit: Option<&'a Path>,
     /// `--summary FILE` (`--markdown FILE`).
     pub markdown: Option<&'a Path>,
+    /// How the in-process check blesses this corpus (a missing golden says
+    /// so).
+    pub bless_command: &'a str,
 }
 
 /// One case on one implementation: what happened, before expectations.
@@ -190,8 +193,15 @@ pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
         let (senders, receivers): (Vec<_>, Vec<_>) =
             argvs.iter().map(|_| mpsc::sync_channel(LOOKAHEAD)).unzip();
         let (mine, settings, progress) = (&mine, &settings, &progress);
-        let preparer =
-            scope.spawn(move || prepare::prepare_all(mine, config.golden, settings, &senders));
+        let preparer = scope.spawn(move || {
+            prepare::prepare_all(
+                mine,
+                config.golden,
+                config.bless_command,
+                settings,
+                &senders,
+            )
+        });
         let handles: Vec<_> = argvs
             .iter()
             .zip(config.commands)
