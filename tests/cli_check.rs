@@ -630,3 +630,166 @@ fn the_bless_command_names_the_command_as_it_was_invoked() {
         "disclose check --bless --golden 'my goldens'"
     );
 }
+
+/// The `::` lines of a run's stdout: GitHub's workflow commands.
+fn workflow_commands(run: &Run) -> Vec<String> {
+    run.stdout()
+        .lines()
+        .filter(|line| line.starts_with("::"))
+        .map(String::from)
+        .collect()
+}
+
+/// [`Project::passing`] with `suite/beta`'s golden differing from its op on
+/// line 3 on (the first differing op), `other/gamma`'s with a `%` in it,
+/// and a malformed session with `,`, `:` and `%` in its name.
+fn failing_for_annotations() -> Project {
+    let project = Project::passing();
+    project.golden(
+        "suite/beta",
+        &beta_golden()
+            .replace("nothing matched", "nothing matches")
+            .replace("Find a capability", "Seek a capability"),
+    );
+    project.golden(
+        "other/gamma",
+        &transcript(&[
+            block(2, "start", "run started in chat mode at generation 0\n"),
+            block(
+                3,
+                "call",
+                "refused E_INVALID_ARGS call.unknown: no admitted tool is named \"edit\"; nearest: 100% describe\n",
+            ),
+        ]),
+    );
+    project.session(
+        "odd/a,b:c%d",
+        "{\"op\":\"session\",\"format\":1,\"about\":\"x\"}\n  {\"op\":\"render\"}\n",
+    );
+    project
+}
+
+#[test]
+fn under_github_actions_each_failing_session_is_an_error_at_its_first_differing_op() {
+    let project = failing_for_annotations();
+    let run = project.check_env(&[], &[("GITHUB_ACTIONS", "true")]);
+    assert_eq!(run.code(), Some(1), "{}", run.both());
+    let commands = workflow_commands(&run);
+    let errors: Vec<&String> = commands
+        .iter()
+        .filter(|c| c.starts_with("::error "))
+        .collect();
+    assert_eq!(errors.len(), 3, "{}", run.stdout());
+    // Report order: sessions by path. gamma's golden differs at its call
+    // (line 3), with a `%` in the diff, escaped as `%25`.
+    assert!(
+        errors[0].starts_with(
+            "::error file=corpora/odd/a%2Cb%3Ac%25d.jsonl,line=2,col=3,title=disclose check%3A malformed session::op \"render\" needs a started run"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with(
+            "::error file=corpora/other/gamma.jsonl,line=3,title=disclose check%3A the transcript differs from its golden::line 3 (call): the transcript differs from \"golden/other/gamma.txt\"%0A--- golden%0A+++ replay%0A"
+        ),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[1].contains("nearest: 100%25 describe"),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[1].ends_with("%0Ato bless: disclose check --bless"),
+        "{}",
+        errors[1]
+    );
+    assert!(!errors[1].contains('\n'));
+    assert!(
+        errors[2].starts_with("::error file=corpora/suite/beta.jsonl,line=3,"),
+        "{}",
+        errors[2]
+    );
+    // The annotations come first; the human report follows with commands
+    // stopped, and the closing line is still the last line.
+    let stdout = run.stdout();
+    let first_human = stdout.find("ERROR odd/a,b:c%d\n").unwrap();
+    assert!(stdout.find(errors[2].as_str()).unwrap() < first_human);
+    assert!(commands[3].starts_with("::stop-commands::"), "{stdout}");
+    let token = &commands[3]["::stop-commands::".len()..];
+    assert_eq!(commands[4], format!("::{token}::"));
+    assert_eq!(commands.len(), 5, "{stdout}");
+    assert_eq!(run.last_line(), "2 passed, 2 failed, 1 errors");
+}
+
+#[test]
+fn annotations_follow_the_flag_over_the_environment() {
+    let project = failing_for_annotations();
+    let asked = project.check(&["--annotations", "github"]);
+    assert_eq!(workflow_commands(&asked).len(), 5, "{}", asked.stdout());
+    let off = project.check_env(&["--annotations", "none"], &[("GITHUB_ACTIONS", "true")]);
+    assert_eq!(
+        workflow_commands(&off),
+        Vec::<String>::new(),
+        "{}",
+        off.stdout()
+    );
+    // Outside GitHub Actions (another CI, a terminal): none.
+    for env in [
+        &[][..],
+        &[("GITHUB_ACTIONS", "false")][..],
+        &[("CI", "true")][..],
+    ] {
+        let run = project.check_env(&[], env);
+        assert_eq!(workflow_commands(&run), Vec::<String>::new(), "{env:?}");
+        // And the human report is the same bytes either way.
+        assert_eq!(run.stdout(), off.stdout());
+    }
+    let bad = project.check(&["--annotations", "gitlab"]);
+    assert_eq!(bad.code(), Some(2));
+    assert!(
+        bad.stderr().contains("[possible values: github, none]"),
+        "{}",
+        bad.stderr()
+    );
+}
+
+#[test]
+fn annotations_leave_the_report_files_as_they_are() {
+    let project = failing_for_annotations();
+    let files = ["--json", "r.json", "--junit", "r.xml", "--summary", "r.md"];
+    project.check(&files);
+    let plain: Vec<Vec<u8>> = ["r.json", "r.xml", "r.md"]
+        .iter()
+        .map(|f| fs::read(project.path(f)).unwrap())
+        .collect();
+    project.check_env(&files, &[("GITHUB_ACTIONS", "true")]);
+    for (file, before) in ["r.json", "r.xml", "r.md"].iter().zip(plain) {
+        assert_eq!(fs::read(project.path(file)).unwrap(), before, "{file}");
+    }
+}
+
+#[test]
+fn an_annotation_names_its_file_from_the_workspace_root() {
+    let project = failing_for_annotations();
+    // `check` run in a subdirectory of the workspace (`working-directory:`).
+    let root = project.dir.path().parent().unwrap();
+    let below = project.dir.path().file_name().unwrap().to_str().unwrap();
+    let run = project.check_env(
+        &[],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_WORKSPACE", root.to_str().unwrap()),
+        ],
+    );
+    let commands = workflow_commands(&run);
+    assert!(
+        commands[1].starts_with(&format!(
+            "::error file={below}/corpora/other/gamma.jsonl,line=3,"
+        )),
+        "{}",
+        commands[1]
+    );
+}

@@ -164,6 +164,7 @@ impl Project {
             .arg("--validate-protocol")
             .current_dir(self.dir.path())
             .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .env_remove("NO_COLOR")
             .env(adapter::ENV, "1")
             .env(adapter::LOG, self.path("sent.log"))
@@ -401,6 +402,23 @@ fn a_wrong_answer_fails_with_the_diff() {
         assert_eq!(run.row(case), ["pass"]);
     }
     assert_eq!(run.last_line(), "3 passed, 1 failed");
+    // As a GitHub annotation: on the session, at the first differing op.
+    let annotated = project.check(&[
+        "--impl",
+        &adapter("wrong", "suite/beta"),
+        "--annotations",
+        "github",
+    ]);
+    let first = annotated.stdout().lines().next().unwrap_or("").to_string();
+    assert!(
+        first.starts_with(concat!(
+            "::error file=corpora/suite/beta.jsonl,line=3,title=disclose check --impl%3A adapter the transcript differs from the golden",
+            "::line 3 (describe): the transcript differs from \"golden/suite/beta.txt\"%0A  --- golden%0A",
+        )),
+        "{first}"
+    );
+    assert!(annotated.stdout().contains("\n::stop-commands::"));
+    assert_eq!(annotated.last_line(), "3 passed, 1 failed");
 }
 
 fn a_crash_mid_corpus_is_errored_and_restarted() {
@@ -586,6 +604,7 @@ fn validate_protocol_catches_an_extra_field() {
         .current_dir(project.path(""))
         .env(adapter::ENV, "1")
         .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
         .output()
         .unwrap();
     assert_eq!(lenient.status.code(), Some(0));

@@ -95,6 +95,7 @@ impl Project {
             .args(args)
             .current_dir(self.dir.path())
             .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .env_remove("DISCLOSE_BLESS")
             .env_remove("NO_COLOR");
         for (key, value) in env {

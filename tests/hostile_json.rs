@@ -28,6 +28,7 @@ fn bounded(args: &[&str], stdin: &[u8], stack_kib: u32) -> Output {
         .arg(DISCLOSE)
         .args(args)
         .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -76,6 +76,19 @@ pub fn run(cli: Cli, invoked_as: &str) -> Result<Exit> {
 const NO_GATEWAY: &str = "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
      hint: build it with the default features to have it: cargo install --locked --path .";
 
+/// Writes a human report to stdout, after the annotations of what failed
+/// (`failures`) when they are asked for.
+pub fn emit_report(
+    human: &str,
+    annotations: term::Annotations,
+    failures: impl FnOnce() -> Vec<format::github::Annotation>,
+) -> Result<()> {
+    match annotations {
+        term::Annotations::Github => emit(&format::github::stdout(&failures(), human)),
+        term::Annotations::None => emit(human),
+    }
+}
+
 /// Writes `text` to stdout. A closed pipe (`disclose replay x | head`) is
 /// not an error: the reader has what it wanted.
 pub fn emit(text: &str) -> Result<()> {

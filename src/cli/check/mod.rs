@@ -24,8 +24,8 @@ use super::conformance::runner::{self, MatrixConfig};
 use super::corpus::{self, Corpus, SessionFile};
 use super::files::{FileError, GoldenTree};
 use super::format::{json, write_file};
-use super::term::{self, Paint, Progress};
-use super::{Exit, emit};
+use super::term::{self, Annotations, Paint, Progress};
+use super::{Exit, emit_report};
 use report::{Case, CaseFailure, CaseStatus, CheckReport, FailureKind};
 use session::check_session;
 use strays::{entry_case, orphan_case, strays, vocabulary_case};
@@ -62,6 +62,11 @@ pub struct CheckArgs {
     /// --impl, the matrix.
     #[arg(long, visible_alias = "markdown", value_name = "FILE")]
     pub summary: Option<PathBuf>,
+    /// Also print each failing case on stdout as an annotation of its file
+    /// and line: `github` (workflow commands; the default when
+    /// GITHUB_ACTIONS=true) or `none`.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub annotations: Option<Annotations>,
     /// Check only this machine's share: `hash:K/N`, 1 <= K <= N.
     #[arg(long, value_name = "hash:K/N")]
     pub partition: Option<String>,
@@ -198,6 +203,7 @@ pub fn run(args: &CheckArgs, invoked_as: &str) -> Result<Exit> {
             junit: args.junit.as_deref(),
             markdown: args.summary.as_deref(),
             bless_command: &bless_command(invoked_as, args),
+            annotations: Annotations::resolve(args.annotations),
         });
     }
     let config = Config::resolve(args, invoked_as)?;
@@ -262,7 +268,10 @@ pub fn run(args: &CheckArgs, invoked_as: &str) -> Result<Exit> {
         golden: config.golden.display().to_string(),
         partition: config.partition.map(|p| p.to_string()),
     };
-    emit(&report.human(Paint::detect()))?;
+    let human = report.human(Paint::detect());
+    emit_report(&human, Annotations::resolve(args.annotations), || {
+        report.annotations()
+    })?;
     let io_failures: Vec<&CaseFailure> = report
         .cases
         .iter()

@@ -41,8 +41,8 @@ use super::report::MatrixReport;
 use crate::cli::check::Partition;
 use crate::cli::corpus::{self, SessionFile};
 use crate::cli::format::{json, write_file};
-use crate::cli::term::{Paint, Progress};
-use crate::cli::{Exit, emit};
+use crate::cli::term::{Annotations, Paint, Progress};
+use crate::cli::{Exit, emit_report};
 use process::{Settings, Trouble};
 
 /// The default `--timeout`.
@@ -78,6 +78,8 @@ pub struct MatrixConfig<'a> {
     /// How the in-process check blesses this corpus (a missing golden says
     /// so).
     pub bless_command: &'a str,
+    /// Whether cells that are not ok are also annotations on stdout.
+    pub annotations: Annotations,
 }
 
 /// One case on one implementation: what happened, before expectations.
@@ -254,7 +256,8 @@ pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
         golden: config.golden.display().to_string(),
         partition: config.partition.map(|p| p.to_string()),
     };
-    emit(&report.human(Paint::detect()))?;
+    let human = report.human(Paint::detect());
+    emit_report(&human, config.annotations, || report.annotations())?;
     for run in &report.runs {
         for warning in &run.warnings {
             eprintln!("disclose: {}: {warning}", run.id);
