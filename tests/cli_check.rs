@@ -793,3 +793,68 @@ fn an_annotation_names_its_file_from_the_workspace_root() {
         commands[1]
     );
 }
+
+/// GitHub refuses a step summary over 1 MiB; `--summary` keeps 8 KiB of it
+/// for what else the step writes there.
+const SUMMARY_MAX: usize = 1024 * 1024 - 8 * 1024;
+
+#[test]
+fn a_summary_past_githubs_limit_leaves_out_whole_rows_and_says_where_the_rest_is() {
+    // 2,200 malformed sessions with 200-character names: some 520 bytes a
+    // row in the failures table, 1.1 MB in all.
+    let project = Project::new();
+    project.golden("vocabulary", VOCABULARY);
+    let names: Vec<String> = (0..2200)
+        .map(|i| format!("s/{i:04}{}", "n".repeat(196)))
+        .collect();
+    for name in &names {
+        project.session(name, "x\n");
+    }
+    let run = project.check(&["--summary", "out/s.md", "--json", "out/r.json"]);
+    assert_eq!(run.code(), Some(1));
+    assert_eq!(run.last_line(), "1 passed, 0 failed, 2200 errors");
+    let summary = fs::read_to_string(project.path("out/s.md")).unwrap();
+    assert!(summary.len() <= SUMMARY_MAX, "{} bytes", summary.len());
+    assert!(
+        summary.len() > SUMMARY_MAX - 1024,
+        "{} bytes: cut too much",
+        summary.len()
+    );
+    // The rows kept are whole, and are the first in report order.
+    let rows: Vec<&str> = summary.lines().filter(|l| l.starts_with("| s/")).collect();
+    for (row, name) in rows.iter().zip(&names) {
+        assert!(
+            row.starts_with(&format!("| {name} | error | malformed | 1 |  | ")),
+            "{row}"
+        );
+        assert!(row.ends_with(": invalid JSON: expected value |"), "{row}");
+    }
+    let left_out = names.len() - rows.len();
+    assert!(
+        rows.len() > 1000 && left_out > 0,
+        "{} rows kept",
+        rows.len()
+    );
+    assert!(
+        summary.contains(&format!(
+            "\n\n**{left_out} of 2200 rows left out** to keep this summary under GitHub's 1 MiB limit; the whole report is in out/r.json (JSON).\n\n"
+        )),
+        "{}",
+        &summary[summary.len().saturating_sub(600)..]
+    );
+    // The parts after the table are still there.
+    assert!(summary.contains("### Tightest dormant indexes"));
+    // And the JSON report has every case.
+    let json: Value =
+        serde_json::from_str(&fs::read_to_string(project.path("out/r.json")).unwrap()).unwrap();
+    assert_eq!(json["cases"].as_array().unwrap().len(), 2201);
+    // Without another report, the note says the log is where the rest is.
+    let alone = project.check(&["--summary", "out/alone.md"]);
+    assert_eq!(alone.code(), Some(1));
+    let alone = fs::read_to_string(project.path("out/alone.md")).unwrap();
+    assert!(
+        alone.contains("rows left out** to keep this summary under GitHub's 1 MiB limit; no --json or --junit report was asked for, so the whole report is only in the log.\n"),
+        "{}",
+        &alone[alone.len().saturating_sub(600)..]
+    );
+}

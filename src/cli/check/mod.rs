@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use super::conformance::runner::{self, MatrixConfig};
 use super::corpus::{self, Corpus, SessionFile};
 use super::files::{FileError, GoldenTree};
+use super::format::markdown::Whole;
 use super::format::{json, write_file};
 use super::term::{self, Annotations, Paint, Progress};
 use super::{Exit, emit_report};
@@ -59,7 +60,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
     /// Write a Markdown summary (for a CI step summary) to FILE; with
-    /// --impl, the matrix.
+    /// --impl, the matrix. Kept under GitHub's 1 MiB limit: past it, the
+    /// last rows are left out, and it says where the whole report is.
     #[arg(long, visible_alias = "markdown", value_name = "FILE")]
     pub summary: Option<PathBuf>,
     /// Also print each failing case on stdout as an annotation of its file
@@ -304,7 +306,11 @@ fn write_reports(args: &CheckArgs, report: &CheckReport) -> Result<()> {
         write_file(path, xml.as_bytes())?;
     }
     if let Some(path) = &args.summary {
-        write_file(path, report.summary().as_bytes())?;
+        let whole = Whole {
+            json: args.json.as_deref(),
+            junit: args.junit.as_deref(),
+        };
+        write_file(path, report.summary(&whole).as_bytes())?;
     }
     Ok(())
 }

@@ -40,6 +40,7 @@ use super::protocol::HelloReply;
 use super::report::MatrixReport;
 use crate::cli::check::Partition;
 use crate::cli::corpus::{self, SessionFile};
+use crate::cli::format::markdown::Whole;
 use crate::cli::format::{json, write_file};
 use crate::cli::term::{Annotations, Paint, Progress};
 use crate::cli::{Exit, emit_report};
@@ -285,7 +286,11 @@ pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
         write_file(path, xml.as_bytes())?;
     }
     if let Some(path) = config.markdown {
-        write_file(path, report.markdown().as_bytes())?;
+        let whole = Whole {
+            json: config.json,
+            junit: config.junit,
+        };
+        write_file(path, report.markdown(&whole).as_bytes())?;
     }
     Ok(
         if !io.is_empty()
