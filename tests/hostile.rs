@@ -4,6 +4,9 @@
 //! by `prlimit` (address space, CPU seconds, file size) and `timeout`, so a
 //! regression fails here instead of eating the machine; the limits are
 //! guards, not speed targets (those are benchmarks: `benches/scaling.rs`).
+//!
+//! Unix only: links and FIFOs, `prlimit` and `timeout`.
+#![cfg(unix)]
 
 mod common;
 

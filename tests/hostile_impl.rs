@@ -7,6 +7,9 @@
 //! limit (`ulimit -v`) and a wall-clock deadline, and each test asserts
 //! what the report says, how long it took, how much it kept, and that no
 //! process the adapter started is still running.
+//!
+//! Unix only: `sh` adapters, `ulimit` and process groups.
+#![cfg(unix)]
 
 mod common;
 

@@ -5,6 +5,9 @@
 //! ours; none panics, and none is read as something else (a key twice is
 //! never "the last one wins"). Every run has a deadline and a memory
 //! limit.
+//!
+//! Unix only: each run is bounded by `sh` and `ulimit`.
+#![cfg(unix)]
 
 mod common;
 

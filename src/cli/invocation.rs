@@ -58,7 +58,7 @@ fn detect(
     let name = argv0
         .and_then(|argv0| Path::new(argv0).file_name())
         .and_then(OsStr::to_str)
-        .map(|name| strip_exe(name))
+        .map(strip_exe)
         .filter(|name| !name.is_empty())
         .unwrap_or(COMMAND);
     shlex::try_quote(name).map_or_else(|_| COMMAND.to_string(), |quoted| quoted.into_owned())

@@ -136,8 +136,12 @@ pub struct ImplRun {
     pub unstartable: bool,
 }
 
-/// Runs `check --impl`.
+/// Runs `check --impl` (on Unix: elsewhere a usage error that says why,
+/// [`process::NEEDS_UNIX`]).
 pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
+    if cfg!(not(unix)) {
+        bail!(process::NEEDS_UNIX);
+    }
     let timeout = config.timeout.unwrap_or(DEFAULT_TIMEOUT);
     let timeout = Duration::try_from_secs_f64(timeout)
         .ok()
