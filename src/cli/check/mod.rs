@@ -148,7 +148,7 @@ impl Config {
 /// resolves: the command as it was invoked, `check --bless`, and the corpus
 /// and golden directories when they are not the defaults (shell-quoted).
 /// Never `--partition`: blessing is for the whole corpus.
-pub fn bless_command(invoked_as: &str, args: &CheckArgs) -> String {
+fn bless_command(invoked_as: &str, args: &CheckArgs) -> String {
     let mut command = format!("{invoked_as} check --bless");
     if args.dir != Path::new(DEFAULT_CORPUS) {
         command.push(' ');
