@@ -16,11 +16,24 @@
 //!   and writes it again, compact: the least any process that reads its
 //!   messages does (a line that is no JSON is written as it came).
 
-use std::io::{ErrorKind, Read, Write};
-use std::os::fd::AsRawFd;
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+#[cfg(unix)]
+use std::{
+    io::{ErrorKind, Read, Write},
+    os::fd::AsRawFd,
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
 
+/// The relay waits with poll(2), which Windows has not for pipes; G1 is
+/// measured on Linux.
+#[cfg(not(unix))]
+fn main() -> ExitCode {
+    eprintln!("mcp_relay: Unix only (it waits on pipes with poll(2))");
+    ExitCode::from(2)
+}
+
+#[cfg(unix)]
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1).peekable();
     let (mut busy, mut parse) = (None, false);
@@ -129,6 +142,7 @@ fn main() -> ExitCode {
 }
 
 /// Spins for `busy`, if any: work a line, without a system call.
+#[cfg(unix)]
 fn spin(busy: Option<Duration>) {
     if let Some(busy) = busy {
         let start = Instant::now();
@@ -141,6 +155,7 @@ fn spin(busy: Option<Duration>) {
 /// What to write of `read`: itself, or with `parse`, each line it ends
 /// (after what `line` holds of it) read as JSON and written again; the
 /// rest of the last line waits in `line`.
+#[cfg(unix)]
 fn lines<'a>(parse: bool, line: &mut Vec<u8>, read: &'a [u8], out: &'a mut Vec<u8>) -> &'a [u8] {
     if !parse {
         return read;

@@ -28,7 +28,32 @@ pub enum Workload {
 /// Parses `args` (the program name first, as `std::env::args_os` gives
 /// them) and runs the command. `settle` is called once the line has
 /// parsed, before the command runs: the binary sets its allocator there.
+/// Hints that repeat the command (the bless command) name it as it was
+/// invoked: `cargo run --release --` under cargo, otherwise argv[0]'s file
+/// name (`disclose`, `disclose-catalog`).
 pub fn main(args: impl IntoIterator<Item = OsString>, settle: impl FnOnce(Workload)) -> Exit {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let invoked_as = cli::invocation::of_binary(args.first().map(OsString::as_os_str));
+    run(args, &invoked_as, settle)
+}
+
+/// [`main`] for a host that runs the command in process (the Python and
+/// npm packages), which knows how it was started: `args[0]` is not a path
+/// but the command as a person types it to run it again (`disclose`,
+/// `npx disclose-catalog`, `python -m disclose`), and hints and usage
+/// lines repeat it as given.
+pub fn host_main(args: impl IntoIterator<Item = OsString>, settle: impl FnOnce(Workload)) -> Exit {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let invoked_as = args
+        .first()
+        .and_then(|words| words.to_str())
+        .filter(|words| !words.is_empty())
+        .unwrap_or("disclose")
+        .to_string();
+    run(args, &invoked_as, settle)
+}
+
+fn run(args: Vec<OsString>, invoked_as: &str, settle: impl FnOnce(Workload)) -> Exit {
     // `disclose --version` names the contract too (SPEC §17); clap takes a
     // `&'static str`, made once per process.
     static VERSION: OnceLock<String> = OnceLock::new();
@@ -59,7 +84,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>, settle: impl FnOnce(Worklo
         cli::args::Command::Fuzz(_) => Workload::Fuzz,
         _ => Workload::Other,
     });
-    match cli::run(args) {
+    match cli::run(args, invoked_as) {
         Ok(exit) => exit,
         Err(error) => {
             eprintln!("disclose: {error:#}");

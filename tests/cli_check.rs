@@ -16,7 +16,9 @@ use tempfile::TempDir;
 
 /// The reviewed `disclose vocab` output.
 const VOCABULARY: &str = include_str!("../golden/vocabulary.txt");
-const BLESS: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
+/// The bless command of an installed `disclose` (the tests run the binary
+/// outside cargo's environment).
+const BLESS: &str = "disclose check --bless";
 
 const ALPHA: &str = r#"{"op":"session","format":1,"about":"one dormant skill"}
 {"op":"skill","name":"triage","disclosure":"How to triage. Then more.","address":"skills/triage.md"}
@@ -129,20 +131,31 @@ impl Project {
     }
 
     /// `disclose check ARGS` run in the project directory, with no CI,
-    /// blessing or colour settings inherited from the test's environment.
+    /// GitHub Actions, blessing, colour or cargo settings inherited from
+    /// the test's environment.
     fn check(&self, args: &[&str]) -> Run {
         self.check_env(args, &[])
     }
 
     fn check_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_disclose"));
-        command
-            .arg("check")
-            .args(args)
-            .current_dir(self.dir.path())
-            .env_remove("CI")
-            .env_remove("DISCLOSE_BLESS")
-            .env_remove("NO_COLOR");
+        self.check_as(Path::new(env!("CARGO_BIN_EXE_disclose")), args, env)
+    }
+
+    /// [`Project::check_env`] with the binary at `program`.
+    fn check_as(&self, program: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let mut command = Command::new(program);
+        command.arg("check").args(args).current_dir(self.dir.path());
+        for key in [
+            "CI",
+            "DISCLOSE_BLESS",
+            "NO_COLOR",
+            "GITHUB_ACTIONS",
+            "GITHUB_WORKSPACE",
+            "CARGO",
+            "CARGO_PKG_NAME",
+        ] {
+            command.env_remove(key);
+        }
         for (key, value) in env {
             command.env(key, value);
         }
@@ -548,5 +561,300 @@ fn an_unwritable_report_path_is_exit_2_after_the_report() {
             .starts_with("disclose: failed to write \"taken\""),
         "{}",
         run.stderr()
+    );
+}
+
+/// The binary under another path: a hard link (a copy where links cannot
+/// be made) at `rel` under a directory beside the target directory, so
+/// that the executable's own path is `rel`'s.
+fn binary_at(dir: &Path, rel: &str) -> PathBuf {
+    let path = dir.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let built = Path::new(env!("CARGO_BIN_EXE_disclose"));
+    if fs::hard_link(built, &path).is_err() {
+        fs::copy(built, &path).unwrap();
+    }
+    path
+}
+
+#[test]
+fn the_bless_command_names_the_command_as_it_was_invoked() {
+    let project = Project::passing();
+    project.golden("suite/ghost", &gamma_golden());
+    let installs = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let to_bless = |run: Run| {
+        assert_eq!(run.code(), Some(1), "{}", run.both());
+        run.stdout()
+            .lines()
+            .find_map(|line| line.strip_prefix("  to bless: "))
+            .map(String::from)
+            .unwrap_or_else(|| panic!("no bless command:\n{}", run.stdout()))
+    };
+    // An installed binary, by its own name; and the same binary installed
+    // under the package's name (as the wheel and the npm package install it).
+    assert_eq!(to_bless(project.check(&[])), "disclose check --bless");
+    let renamed = binary_at(installs.path(), "bin/disclose-catalog");
+    assert_eq!(
+        to_bless(project.check_as(&renamed, &[], &[])),
+        "disclose-catalog check --bless"
+    );
+    // Under `cargo run --release`: cargo's variables, and the executable in
+    // the profile's directory.
+    let cargo = [
+        ("CARGO", "/usr/bin/cargo"),
+        ("CARGO_PKG_NAME", "disclose-cli"),
+    ];
+    let release = binary_at(installs.path(), "target/release/disclose");
+    assert_eq!(
+        to_bless(project.check_as(&release, &[], &cargo)),
+        "cargo run --release -- check --bless"
+    );
+    let debug = binary_at(installs.path(), "target/debug/disclose");
+    assert_eq!(
+        to_bless(project.check_as(&debug, &[], &cargo)),
+        "cargo run -- check --bless"
+    );
+    // Cargo running another package (an xtask) that starts the binary.
+    assert_eq!(
+        to_bless(project.check_as(
+            &release,
+            &[],
+            &[("CARGO", "cargo"), ("CARGO_PKG_NAME", "xtask")]
+        )),
+        "disclose check --bless"
+    );
+    // Directories that are not the defaults come along, quoted for a shell.
+    fs::rename(project.path("golden"), project.path("my goldens")).unwrap();
+    assert_eq!(
+        to_bless(project.check(&["corpora", "--golden", "my goldens"])),
+        "disclose check --bless --golden 'my goldens'"
+    );
+}
+
+/// The `::` lines of a run's stdout: GitHub's workflow commands.
+fn workflow_commands(run: &Run) -> Vec<String> {
+    run.stdout()
+        .lines()
+        .filter(|line| line.starts_with("::"))
+        .map(String::from)
+        .collect()
+}
+
+/// [`Project::passing`] with `suite/beta`'s golden differing from its op on
+/// line 3 on (the first differing op), `other/gamma`'s with a `%` in it,
+/// and a malformed session with `,`, `:` and `%` in its name.
+fn failing_for_annotations() -> Project {
+    let project = Project::passing();
+    project.golden(
+        "suite/beta",
+        &beta_golden()
+            .replace("nothing matched", "nothing matches")
+            .replace("Find a capability", "Seek a capability"),
+    );
+    project.golden(
+        "other/gamma",
+        &transcript(&[
+            block(2, "start", "run started in chat mode at generation 0\n"),
+            block(
+                3,
+                "call",
+                "refused E_INVALID_ARGS call.unknown: no admitted tool is named \"edit\"; nearest: 100% describe\n",
+            ),
+        ]),
+    );
+    project.session(
+        "odd/a,b:c%d",
+        "{\"op\":\"session\",\"format\":1,\"about\":\"x\"}\n  {\"op\":\"render\"}\n",
+    );
+    project
+}
+
+#[test]
+fn under_github_actions_each_failing_session_is_an_error_at_its_first_differing_op() {
+    let project = failing_for_annotations();
+    let run = project.check_env(&[], &[("GITHUB_ACTIONS", "true")]);
+    assert_eq!(run.code(), Some(1), "{}", run.both());
+    let commands = workflow_commands(&run);
+    let errors: Vec<&String> = commands
+        .iter()
+        .filter(|c| c.starts_with("::error "))
+        .collect();
+    assert_eq!(errors.len(), 3, "{}", run.stdout());
+    // Report order: sessions by path. gamma's golden differs at its call
+    // (line 3), with a `%` in the diff, escaped as `%25`.
+    assert!(
+        errors[0].starts_with(
+            "::error file=corpora/odd/a%2Cb%3Ac%25d.jsonl,line=2,col=3,title=disclose check%3A malformed session::op \"render\" needs a started run"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with(
+            "::error file=corpora/other/gamma.jsonl,line=3,title=disclose check%3A the transcript differs from its golden::line 3 (call): the transcript differs from \"golden/other/gamma.txt\"%0A--- golden%0A+++ replay%0A"
+        ),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[1].contains("nearest: 100%25 describe"),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[1].ends_with("%0Ato bless: disclose check --bless"),
+        "{}",
+        errors[1]
+    );
+    assert!(!errors[1].contains('\n'));
+    assert!(
+        errors[2].starts_with("::error file=corpora/suite/beta.jsonl,line=3,"),
+        "{}",
+        errors[2]
+    );
+    // The annotations come first; the human report follows with commands
+    // stopped, and the closing line is still the last line.
+    let stdout = run.stdout();
+    let first_human = stdout.find("ERROR odd/a,b:c%d\n").unwrap();
+    assert!(stdout.find(errors[2].as_str()).unwrap() < first_human);
+    assert!(commands[3].starts_with("::stop-commands::"), "{stdout}");
+    let token = &commands[3]["::stop-commands::".len()..];
+    assert_eq!(commands[4], format!("::{token}::"));
+    assert_eq!(commands.len(), 5, "{stdout}");
+    assert_eq!(run.last_line(), "2 passed, 2 failed, 1 errors");
+}
+
+#[test]
+fn annotations_follow_the_flag_over_the_environment() {
+    let project = failing_for_annotations();
+    let asked = project.check(&["--annotations", "github"]);
+    assert_eq!(workflow_commands(&asked).len(), 5, "{}", asked.stdout());
+    let off = project.check_env(&["--annotations", "none"], &[("GITHUB_ACTIONS", "true")]);
+    assert_eq!(
+        workflow_commands(&off),
+        Vec::<String>::new(),
+        "{}",
+        off.stdout()
+    );
+    // Outside GitHub Actions (another CI, a terminal): none.
+    for env in [
+        &[][..],
+        &[("GITHUB_ACTIONS", "false")][..],
+        &[("CI", "true")][..],
+    ] {
+        let run = project.check_env(&[], env);
+        assert_eq!(workflow_commands(&run), Vec::<String>::new(), "{env:?}");
+        // And the human report is the same bytes either way.
+        assert_eq!(run.stdout(), off.stdout());
+    }
+    let bad = project.check(&["--annotations", "gitlab"]);
+    assert_eq!(bad.code(), Some(2));
+    assert!(
+        bad.stderr().contains("[possible values: github, none]"),
+        "{}",
+        bad.stderr()
+    );
+}
+
+#[test]
+fn annotations_leave_the_report_files_as_they_are() {
+    let project = failing_for_annotations();
+    let files = ["--json", "r.json", "--junit", "r.xml", "--summary", "r.md"];
+    project.check(&files);
+    let plain: Vec<Vec<u8>> = ["r.json", "r.xml", "r.md"]
+        .iter()
+        .map(|f| fs::read(project.path(f)).unwrap())
+        .collect();
+    project.check_env(&files, &[("GITHUB_ACTIONS", "true")]);
+    for (file, before) in ["r.json", "r.xml", "r.md"].iter().zip(plain) {
+        assert_eq!(fs::read(project.path(file)).unwrap(), before, "{file}");
+    }
+}
+
+#[test]
+fn an_annotation_names_its_file_from_the_workspace_root() {
+    let project = failing_for_annotations();
+    // `check` run in a subdirectory of the workspace (`working-directory:`).
+    let root = project.dir.path().parent().unwrap();
+    let below = project.dir.path().file_name().unwrap().to_str().unwrap();
+    let run = project.check_env(
+        &[],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_WORKSPACE", root.to_str().unwrap()),
+        ],
+    );
+    let commands = workflow_commands(&run);
+    assert!(
+        commands[1].starts_with(&format!(
+            "::error file={below}/corpora/other/gamma.jsonl,line=3,"
+        )),
+        "{}",
+        commands[1]
+    );
+}
+
+/// GitHub refuses a step summary over 1 MiB; `--summary` keeps 8 KiB of it
+/// for what else the step writes there.
+const SUMMARY_MAX: usize = 1024 * 1024 - 8 * 1024;
+
+#[test]
+fn a_summary_past_githubs_limit_leaves_out_whole_rows_and_says_where_the_rest_is() {
+    // 2,200 malformed sessions with 200-character names: some 520 bytes a
+    // row in the failures table, 1.1 MB in all.
+    let project = Project::new();
+    project.golden("vocabulary", VOCABULARY);
+    let names: Vec<String> = (0..2200)
+        .map(|i| format!("s/{i:04}{}", "n".repeat(196)))
+        .collect();
+    for name in &names {
+        project.session(name, "x\n");
+    }
+    let run = project.check(&["--summary", "out/s.md", "--json", "out/r.json"]);
+    assert_eq!(run.code(), Some(1));
+    assert_eq!(run.last_line(), "1 passed, 0 failed, 2200 errors");
+    let summary = fs::read_to_string(project.path("out/s.md")).unwrap();
+    assert!(summary.len() <= SUMMARY_MAX, "{} bytes", summary.len());
+    assert!(
+        summary.len() > SUMMARY_MAX - 1024,
+        "{} bytes: cut too much",
+        summary.len()
+    );
+    // The rows kept are whole, and are the first in report order.
+    let rows: Vec<&str> = summary.lines().filter(|l| l.starts_with("| s/")).collect();
+    for (row, name) in rows.iter().zip(&names) {
+        assert!(
+            row.starts_with(&format!("| {name} | error | malformed | 1 |  | ")),
+            "{row}"
+        );
+        assert!(row.ends_with(": invalid JSON: expected value |"), "{row}");
+    }
+    let left_out = names.len() - rows.len();
+    assert!(
+        rows.len() > 1000 && left_out > 0,
+        "{} rows kept",
+        rows.len()
+    );
+    assert!(
+        summary.contains(&format!(
+            "\n\n**{left_out} of 2200 rows left out** to keep this summary under GitHub's 1 MiB limit; the whole report is in out/r.json (JSON).\n\n"
+        )),
+        "{}",
+        &summary[summary.len().saturating_sub(600)..]
+    );
+    // The parts after the table are still there.
+    assert!(summary.contains("### Tightest dormant indexes"));
+    // And the JSON report has every case.
+    let json: Value =
+        serde_json::from_str(&fs::read_to_string(project.path("out/r.json")).unwrap()).unwrap();
+    assert_eq!(json["cases"].as_array().unwrap().len(), 2201);
+    // Without another report, the note says the log is where the rest is.
+    let alone = project.check(&["--summary", "out/alone.md"]);
+    assert_eq!(alone.code(), Some(1));
+    let alone = fs::read_to_string(project.path("out/alone.md")).unwrap();
+    assert!(
+        alone.contains("rows left out** to keep this summary under GitHub's 1 MiB limit; no --json or --junit report was asked for, so the whole report is only in the log.\n"),
+        "{}",
+        &alone[alone.len().saturating_sub(600)..]
     );
 }

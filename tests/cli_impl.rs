@@ -10,6 +10,11 @@
 //!
 //! A `harness = false` target (libtest-mimic), because its `main` must be
 //! able to become the adapter before any test machinery starts.
+//!
+//! Off Unix, `check --impl` does not run (docs/decisions.md, "The gate
+//! builds for Windows; `check --impl` says it needs Unix"): there the tests
+//! of `serve` and `--version` run, and one that `check --impl` says so.
+#![cfg_attr(not(unix), allow(dead_code))]
 
 #[path = "cli_impl/adapter.rs"]
 mod adapter;
@@ -37,6 +42,14 @@ fn main() {
     if std::env::var_os(adapter::ENV).is_some() {
         adapter::main(&args);
     }
+    #[cfg(not(unix))]
+    let trials = trials![
+        serve_speaks_the_protocol_by_hand,
+        serve_refuses_a_broken_conversation,
+        version_names_the_contract,
+        check_impl_says_it_needs_unix,
+    ];
+    #[cfg(unix)]
     let trials = trials![
         serve_passes_the_corpus,
         serve_speaks_the_protocol_by_hand,
@@ -164,6 +177,7 @@ impl Project {
             .arg("--validate-protocol")
             .current_dir(self.dir.path())
             .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .env_remove("NO_COLOR")
             .env(adapter::ENV, "1")
             .env(adapter::LOG, self.path("sent.log"))
@@ -235,6 +249,22 @@ impl Run {
 }
 
 const ALL: [&str; 4] = ["suite/alpha", "suite/beta", "suite/delta", "suite/epsilon"];
+
+/// Off Unix, `check --impl` is a usage error that says why, and runs
+/// nothing.
+#[cfg(not(unix))]
+fn check_impl_says_it_needs_unix() {
+    let project = Project::new();
+    let run = project.check(&["--impl", &serve()]);
+    assert_eq!(run.code(), Some(2), "{}", run.stderr());
+    assert!(
+        run.stderr()
+            .starts_with("disclose: check --impl needs Unix: it runs each implementation in a process group of its own"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(run.stdout(), "");
+}
 
 fn serve_passes_the_corpus() {
     let project = Project::new();
@@ -401,6 +431,23 @@ fn a_wrong_answer_fails_with_the_diff() {
         assert_eq!(run.row(case), ["pass"]);
     }
     assert_eq!(run.last_line(), "3 passed, 1 failed");
+    // As a GitHub annotation: on the session, at the first differing op.
+    let annotated = project.check(&[
+        "--impl",
+        &adapter("wrong", "suite/beta"),
+        "--annotations",
+        "github",
+    ]);
+    let first = annotated.stdout().lines().next().unwrap_or("").to_string();
+    assert!(
+        first.starts_with(concat!(
+            "::error file=corpora/suite/beta.jsonl,line=3,title=disclose check --impl%3A adapter the transcript differs from the golden",
+            "::line 3 (describe): the transcript differs from \"golden/suite/beta.txt\"%0A  --- golden%0A",
+        )),
+        "{first}"
+    );
+    assert!(annotated.stdout().contains("\n::stop-commands::"));
+    assert_eq!(annotated.last_line(), "3 passed, 1 failed");
 }
 
 fn a_crash_mid_corpus_is_errored_and_restarted() {
@@ -586,6 +633,7 @@ fn validate_protocol_catches_an_extra_field() {
         .current_dir(project.path(""))
         .env(adapter::ENV, "1")
         .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
         .output()
         .unwrap();
     assert_eq!(lenient.status.code(), Some(0));

@@ -17,7 +17,7 @@ use disclose_replay::{golden, invariants, session, transcript};
 use libtest_mimic::{Arguments, Failed, Trial};
 use walkdir::WalkDir;
 
-const BLESS: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
+const BLESS: &str = "cargo run --release -- check --bless";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -4,6 +4,9 @@
 //! by `prlimit` (address space, CPU seconds, file size) and `timeout`, so a
 //! regression fails here instead of eating the machine; the limits are
 //! guards, not speed targets (those are benchmarks: `benches/scaling.rs`).
+//!
+//! Unix only: links and FIFOs, `prlimit` and `timeout`.
+#![cfg(unix)]
 
 mod common;
 
@@ -95,6 +98,7 @@ impl Project {
             .args(args)
             .current_dir(self.dir.path())
             .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .env_remove("DISCLOSE_BLESS")
             .env_remove("NO_COLOR");
         for (key, value) in env {

@@ -7,6 +7,9 @@
 //! limit (`ulimit -v`) and a wall-clock deadline, and each test asserts
 //! what the report says, how long it took, how much it kept, and that no
 //! process the adapter started is still running.
+//!
+//! Unix only: `sh` adapters, `ulimit` and process groups.
+#![cfg(unix)]
 
 mod common;
 
@@ -94,6 +97,7 @@ impl Project {
             .args(args)
             .current_dir(self.dir.path())
             .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(Stdio::null())
@@ -345,6 +349,7 @@ fn a_signal_to_check_kills_the_implementations_too() {
         .args(["check", "--impl", &adapter, "--timeout", "60"])
         .current_dir(project.dir.path())
         .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

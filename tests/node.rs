@@ -6,6 +6,9 @@
 //! check` with no cargo on `PATH`, and the README's TypeScript examples
 //! (the package's own and one per adapter) through `tsc --strict`, run as
 //! written.
+//!
+//! Unix only: `script/node-install` is a bash script.
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

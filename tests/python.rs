@@ -4,6 +4,9 @@
 //! skips it); then pytest, stubtest, mypy `--strict`, a fresh venv whose
 //! `disclose check` runs with no cargo on `PATH`, and `check --impl`
 //! through the package's conformance adapter.
+//!
+//! Unix only: `script/python-install` is a bash script, and a venv keeps its programs in `bin/`.
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

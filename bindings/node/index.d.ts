@@ -211,9 +211,11 @@ export interface CarriedSkillInput {
 }
 
 /**
- * Runs the `disclose` command with `argv` (the program name first) and
- * returns its exit status: the Rust binary's bytes and codes. It writes
- * to the process's own standard output and error.
+ * Runs the `disclose` command with `argv` and returns its exit status: the
+ * Rust binary's bytes and codes. `argv[0]` is the command as a person
+ * types it to run it again (`disclose`, `npx disclose-catalog`), which the
+ * bless command repeats. It writes to the process's own standard output
+ * and error.
  */
 export declare function cli(argv: Array<string>): number
 

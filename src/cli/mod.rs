@@ -12,6 +12,7 @@ mod files;
 mod format;
 mod fuzz;
 mod import;
+pub mod invocation;
 mod recall;
 mod replay;
 mod term;
@@ -39,10 +40,11 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<Exit> {
+/// Runs a parsed command line; `invoked_as` is how the command was
+/// invoked, for the hints that repeat it ([`invocation`]).
+pub fn run(cli: Cli, invoked_as: &str) -> Result<Exit> {
     match cli.command {
-        Command::Check(args) => check::run(&args),
+        Command::Check(args) => check::run(&args, invoked_as),
         Command::Diff(args) => diff::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Import(args) => import::run(&args),
@@ -73,6 +75,19 @@ pub fn run(cli: Cli) -> Result<Exit> {
 #[cfg(not(feature = "mcp"))]
 const NO_GATEWAY: &str = "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
      hint: build it with the default features to have it: cargo install --locked --path .";
+
+/// Writes a human report to stdout, after the annotations of what failed
+/// (`failures`) when they are asked for.
+pub fn emit_report(
+    human: &str,
+    annotations: term::Annotations,
+    failures: impl FnOnce() -> Vec<format::github::Annotation>,
+) -> Result<()> {
+    match annotations {
+        term::Annotations::Github => emit(&format::github::stdout(&failures(), human)),
+        term::Annotations::None => emit(human),
+    }
+}
 
 /// Writes `text` to stdout. A closed pipe (`disclose replay x | head`) is
 /// not an error: the reader has what it wanted.

@@ -1,6 +1,10 @@
 //! The terminal, decided in one place for every command: whether this is a
-//! CI run, whether status words are coloured, and whether a progress bar is
-//! drawn.
+//! CI run, whether failures are also printed as GitHub's annotations,
+//! whether status words are coloured, and whether a progress bar is drawn.
+//!
+//! Annotations are printed under GitHub Actions (`GITHUB_ACTIONS=true`)
+//! unless `--annotations none` says otherwise, and anywhere with
+//! `--annotations github`.
 //!
 //! Colour needs stdout to be a terminal, `NO_COLOR` unset (or empty, per
 //! no-color.org) and `CI` unset. A progress bar draws on stderr, needs
@@ -22,6 +26,31 @@ pub fn env_set(name: &str) -> bool {
 /// §14 says "set"; an empty `CI=` in a pipeline is still a pipeline).
 pub fn in_ci() -> bool {
     std::env::var_os("CI").is_some()
+}
+
+/// Whether failures are also printed as CI annotations on stdout, and in
+/// whose format (`check --annotations`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Annotations {
+    /// GitHub Actions' workflow commands (`::error file=…,line=…::…`): the
+    /// default under GitHub Actions.
+    Github,
+    /// None: the default elsewhere.
+    None,
+}
+
+impl Annotations {
+    /// As asked; otherwise GitHub's under GitHub Actions, and none
+    /// elsewhere.
+    pub fn resolve(asked: Option<Annotations>) -> Annotations {
+        asked.unwrap_or_else(|| {
+            if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+                Annotations::Github
+            } else {
+                Annotations::None
+            }
+        })
+    }
 }
 
 /// Whether a person is watching stderr: a terminal, outside CI.

@@ -4,12 +4,14 @@
 
 use std::process::{Command, Output};
 
-/// Runs the built `disclose` with `args`, outside CI (so `CI` set around
-/// `cargo test` changes nothing a test asserts).
+/// Runs the built `disclose` with `args`, outside CI and GitHub Actions (so
+/// `CI` or `GITHUB_ACTIONS` set around `cargo test` changes nothing a test
+/// asserts).
 pub fn disclose(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_disclose"))
         .args(args)
         .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
         .output()
         .expect("the binary runs")
 }

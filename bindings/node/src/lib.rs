@@ -31,12 +31,14 @@ pub fn init(mut exports: Object, env: Env) -> Result<()> {
     exports.set("DiscloseError", class)
 }
 
-/// Runs the `disclose` command with `argv` (the program name first) and
-/// returns its exit status: the Rust binary's bytes and codes. It writes
-/// to the process's own standard output and error.
+/// Runs the `disclose` command with `argv` and returns its exit status: the
+/// Rust binary's bytes and codes. `argv[0]` is the command as a person
+/// types it to run it again (`disclose`, `npx disclose-catalog`), which the
+/// bless command repeats. It writes to the process's own standard output
+/// and error.
 #[napi]
 pub fn cli(argv: Vec<String>) -> u32 {
-    u32::from(disclose_cli::main(argv.into_iter().map(Into::into), |_| {}) as u8)
+    u32::from(disclose_cli::host_main(argv.into_iter().map(Into::into), |_| {}) as u8)
 }
 
 /// The declarations of a tool list, for `Catalog.admit`.

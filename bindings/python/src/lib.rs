@@ -23,11 +23,13 @@ use crate::errors::tool_list_error;
 /// The contract version this build follows (SPEC §17).
 const CONTRACT_VERSION: u32 = disclose::CONTRACT_VERSION;
 
-/// Runs the `disclose` command with `argv` (the program name first) and
-/// returns its exit status: the Rust binary's bytes and codes.
+/// Runs the `disclose` command with `argv` and returns its exit status: the
+/// Rust binary's bytes and codes. `argv[0]` is the command as a person
+/// types it to run it again (`disclose`, `uvx disclose-catalog`, `python -m
+/// disclose`), which the bless command repeats.
 #[pyfunction]
 fn cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
-    py.detach(|| disclose_cli::main(argv, |_| {}) as u8)
+    py.detach(|| disclose_cli::host_main(argv, |_| {}) as u8)
 }
 
 /// The declarations of a tool list, as `disclose.ToolDecl`s.

@@ -23,9 +23,10 @@ use rayon::prelude::*;
 use super::conformance::runner::{self, MatrixConfig};
 use super::corpus::{self, Corpus, SessionFile};
 use super::files::{FileError, GoldenTree};
+use super::format::markdown::Whole;
 use super::format::{json, write_file};
-use super::term::{self, Paint, Progress};
-use super::{Exit, emit};
+use super::term::{self, Annotations, Paint, Progress};
+use super::{Exit, emit_report};
 use report::{Case, CaseFailure, CaseStatus, CheckReport, FailureKind};
 use session::check_session;
 use strays::{entry_case, orphan_case, strays, vocabulary_case};
@@ -38,8 +39,6 @@ const DEFAULT_CORPUS: &str = "corpora";
 /// A run with more sessions than this shows a progress bar on a terminal.
 const PROGRESS_OVER: usize = 300;
 const DEFAULT_GOLDEN: &str = "golden";
-/// How a person blesses; printed with every blessable failure.
-pub const BLESS_COMMAND: &str = "DISCLOSE_BLESS=1 cargo run --release -- check";
 
 /// `disclose check`.
 #[derive(Debug, clap::Args)]
@@ -61,9 +60,15 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
     /// Write a Markdown summary (for a CI step summary) to FILE; with
-    /// --impl, the matrix.
+    /// --impl, the matrix. Kept under GitHub's 1 MiB limit: past it, the
+    /// last rows are left out, and it says where the whole report is.
     #[arg(long, visible_alias = "markdown", value_name = "FILE")]
     pub summary: Option<PathBuf>,
+    /// Also print each failing case on stdout as an annotation of its file
+    /// and line: `github` (workflow commands; the default when
+    /// GITHUB_ACTIONS=true) or `none`.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub annotations: Option<Annotations>,
     /// Check only this machine's share: `hash:K/N`, 1 <= K <= N.
     #[arg(long, value_name = "hash:K/N")]
     pub partition: Option<String>,
@@ -105,7 +110,7 @@ struct Config {
 }
 
 impl Config {
-    fn resolve(args: &CheckArgs) -> Result<Config> {
+    fn resolve(args: &CheckArgs, invoked_as: &str) -> Result<Config> {
         let partition = partition(args)?;
         let asked = args.bless || bless_asked(std::env::var_os("DISCLOSE_BLESS").as_deref())?;
         let goldens = if asked && term::in_ci() {
@@ -118,22 +123,13 @@ impl Config {
         } else {
             Goldens::Compare
         };
-        let mut bless_command = BLESS_COMMAND.to_string();
-        if args.dir != Path::new(DEFAULT_CORPUS) {
-            bless_command.push(' ');
-            bless_command.push_str(&shell_word(&args.dir));
-        }
-        if args.golden != Path::new(DEFAULT_GOLDEN) {
-            bless_command.push_str(" --golden ");
-            bless_command.push_str(&shell_word(&args.golden));
-        }
         Ok(Config {
             dir: args.dir.clone(),
             golden: args.golden.clone(),
             tree: GoldenTree::new(&args.golden),
             goldens,
             partition,
-            bless_command,
+            bless_command: bless_command(invoked_as, args),
         })
     }
 
@@ -146,6 +142,23 @@ impl Config {
     fn first_share(&self) -> bool {
         self.partition.is_none_or(|p| p.is_first())
     }
+}
+
+/// How a person blesses this corpus, printed with every failure blessing
+/// resolves: the command as it was invoked, `check --bless`, and the corpus
+/// and golden directories when they are not the defaults (shell-quoted).
+/// Never `--partition`: blessing is for the whole corpus.
+fn bless_command(invoked_as: &str, args: &CheckArgs) -> String {
+    let mut command = format!("{invoked_as} check --bless");
+    if args.dir != Path::new(DEFAULT_CORPUS) {
+        command.push(' ');
+        command.push_str(&shell_word(&args.dir));
+    }
+    if args.golden != Path::new(DEFAULT_GOLDEN) {
+        command.push_str(" --golden ");
+        command.push_str(&shell_word(&args.golden));
+    }
+    command
 }
 
 /// `DISCLOSE_BLESS`, read: unset, empty, `0`, `false`, `no` and `off` are
@@ -175,8 +188,9 @@ fn partition(args: &CheckArgs) -> Result<Option<Partition>> {
         .map_err(anyhow::Error::msg)
 }
 
-/// Runs `disclose check`.
-pub fn run(args: &CheckArgs) -> Result<Exit> {
+/// Runs `disclose check`; `invoked_as` is how the command was invoked,
+/// for the bless command.
+pub fn run(args: &CheckArgs, invoked_as: &str) -> Result<Exit> {
     if !args.impls.is_empty() {
         let partition = partition(args)?;
         return runner::run(&MatrixConfig {
@@ -190,9 +204,11 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
             json: args.json.as_deref(),
             junit: args.junit.as_deref(),
             markdown: args.summary.as_deref(),
+            bless_command: &bless_command(invoked_as, args),
+            annotations: Annotations::resolve(args.annotations),
         });
     }
-    let config = Config::resolve(args)?;
+    let config = Config::resolve(args, invoked_as)?;
     let Corpus { files, unreadable } = corpus::discover(&config.dir)?;
     if files.is_empty() && unreadable.is_empty() {
         // An empty corpus checks nothing; most likely the wrong directory.
@@ -254,7 +270,10 @@ pub fn run(args: &CheckArgs) -> Result<Exit> {
         golden: config.golden.display().to_string(),
         partition: config.partition.map(|p| p.to_string()),
     };
-    emit(&report.human(Paint::detect()))?;
+    let human = report.human(Paint::detect());
+    emit_report(&human, Annotations::resolve(args.annotations), || {
+        report.annotations()
+    })?;
     let io_failures: Vec<&CaseFailure> = report
         .cases
         .iter()
@@ -287,7 +306,11 @@ fn write_reports(args: &CheckArgs, report: &CheckReport) -> Result<()> {
         write_file(path, xml.as_bytes())?;
     }
     if let Some(path) = &args.summary {
-        write_file(path, report.summary().as_bytes())?;
+        let whole = Whole {
+            json: args.json.as_deref(),
+            junit: args.junit.as_deref(),
+        };
+        write_file(path, report.summary(&whole).as_bytes())?;
     }
     Ok(())
 }

@@ -28,6 +28,7 @@ pub(super) fn check_session(config: &Config, file: &SessionFile) -> Case {
             case.failures.push(CaseFailure {
                 kind: FailureKind::Malformed,
                 line: Some(malformed.error.line),
+                column: Some(malformed.error.column),
                 op: None,
                 message: malformed.to_string(),
                 diff: None,
@@ -55,6 +56,7 @@ pub(super) fn check_session(config: &Config, file: &SessionFile) -> Case {
             case.failures.push(CaseFailure {
                 kind: FailureKind::Limit,
                 line: Some(too_large.line),
+                column: None,
                 op: Some(too_large.op.to_string()),
                 message: too_large.to_string(),
                 diff: None,
@@ -107,6 +109,7 @@ fn compare_golden(config: &Config, case: &mut Case, golden_rel: &str, actual: &[
     case.failures.push(CaseFailure {
         kind: FailureKind::Mismatch,
         line: mismatch.block.as_ref().map(|b| b.line),
+        column: None,
         op: mismatch.block.map(|b| b.op),
         message,
         diff: Some(mismatch.diff),
@@ -138,6 +141,7 @@ fn invariant_failures(
         case.failures.push(CaseFailure {
             kind: FailureKind::Invariant(breach.invariant),
             line: (breach.line > 0).then_some(breach.line),
+            column: None,
             op,
             message: breach.message,
             diff: None,

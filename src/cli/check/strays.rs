@@ -128,6 +128,7 @@ pub(super) fn vocabulary_case(config: &Config) -> Case {
                     case.failures.push(CaseFailure {
                         kind: FailureKind::Mismatch,
                         line: None,
+                        column: None,
                         op: None,
                         message: format!("`disclose vocab` differs from \"{}\"", path.display()),
                         diff: Some(mismatch.diff),

@@ -1,13 +1,15 @@
 //! The writing shared by every report (`check`, `check --impl`, `diff`,
 //! `recall`): one Markdown escaper and table writer ([`markdown`]), one
-//! JUnit writer ([`junit`]), the text of a JSON report ([`json`]), and
-//! writing a report file ([`write_file`]).
+//! JUnit writer ([`junit`]), the text of a JSON report ([`json`]), GitHub's
+//! workflow commands ([`github`]), and writing a report file
+//! ([`write_file`]).
 //!
 //! It owns no report's content: each report builds its own typed model and
 //! its own shape from it, explicitly, in its own modules (never a derived
 //! serialization of internal types, so a renamed field cannot change a
 //! report's bytes). Only the mechanics every format repeats live here.
 
+pub mod github;
 pub mod json;
 pub mod junit;
 pub mod markdown;

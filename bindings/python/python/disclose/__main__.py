@@ -3,4 +3,4 @@
 from ._cli import main
 
 if __name__ == "__main__":
-    main()
+    main("python -m disclose")

@@ -26,6 +26,7 @@ pub fn breached() -> Case {
     case.failures.push(CaseFailure {
         kind: FailureKind::Invariant("I7"),
         line: Some(9),
+        column: None,
         op: Some("render".into()),
         message: "the prefix bytes differ | on the re-replay".into(),
         diff: None,
@@ -57,6 +58,7 @@ pub fn every_kind() -> CheckReport {
     mismatch.failures.push(CaseFailure {
         kind: FailureKind::Mismatch,
         line: Some(4),
+        column: None,
         op: Some("render".into()),
         message: "the transcript differs from \"golden/a/hint|cut.txt\"".into(),
         diff: Some(disclose_replay::golden::unified(
@@ -78,6 +80,7 @@ pub fn every_kind() -> CheckReport {
     malformed.failures.push(CaseFailure {
         kind: FailureKind::Malformed,
         line: Some(2),
+        column: Some(1),
         op: None,
         message: "corpora/b/malformed.jsonl:2:1: op \"render\" needs a started run".into(),
         diff: None,
@@ -86,6 +89,7 @@ pub fn every_kind() -> CheckReport {
     limit.failures.push(CaseFailure {
         kind: FailureKind::Limit,
         line: Some(7),
+        column: None,
         op: Some("tool_defs".into()),
         message: "the transcript would pass 64 MiB".into(),
         diff: None,
@@ -114,6 +118,7 @@ pub fn every_kind() -> CheckReport {
     vocabulary.failures.push(CaseFailure {
         kind: FailureKind::Mismatch,
         line: None,
+        column: None,
         op: None,
         message: "`disclose vocab` differs from \"golden/vocabulary.txt\"".into(),
         diff: Some(disclose_replay::golden::unified(

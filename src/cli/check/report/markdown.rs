@@ -1,20 +1,23 @@
 //! The report in Markdown (`--summary`), for `$GITHUB_STEP_SUMMARY`: the
 //! totals, a table of every failure, and the sessions with the least
-//! dormant-index headroom under the SPEC §16 ceiling.
+//! dormant-index headroom under the SPEC §16 ceiling; kept under GitHub's
+//! limit by leaving out the failures table's last rows ([`fit`]).
 
 use std::fmt::Write as _;
 
 use disclose::DORMANT_INDEX_CEILING;
 
 use super::{Case, CheckReport, FailureKind, RenderCost};
-use crate::cli::format::markdown::{Align, Table, cell};
+use crate::cli::format::markdown::{Align, SUMMARY_MAX, Table, Whole, cell, fit};
 
 /// The sessions with the least index headroom listed by `--summary`.
 pub const TIGHTEST: usize = 10;
 
 impl CheckReport {
-    /// The `--summary` report: Markdown for `$GITHUB_STEP_SUMMARY`.
-    pub fn summary(&self) -> String {
+    /// The `--summary` report: Markdown for `$GITHUB_STEP_SUMMARY`, at
+    /// most [`SUMMARY_MAX`] bytes; `whole` is where the whole report is
+    /// when rows had to be left out.
+    pub fn summary(&self, whole: &Whole) -> String {
         let totals = self.totals();
         let mut md = String::from("## disclose check\n\n");
         let _ = writeln!(md, "**{}**\n", totals.closing_line());
@@ -32,6 +35,7 @@ impl CheckReport {
         table.row(&[totals.passed, totals.failed, totals.errors].map(|n| n.to_string()));
         md.push('\n');
         let failing = self.failing();
+        let mut rows = Vec::new();
         if !failing.is_empty() {
             md.push_str("### Failures\n\n");
             let mut table = Table::new(
@@ -51,14 +55,14 @@ impl CheckReport {
                         FailureKind::Invariant(id) => id.to_string(),
                         kind => kind.as_str().to_string(),
                     };
-                    table.row(&[
+                    rows.push(table.row(&[
                         cell(&case.name),
                         case.status().as_str().to_string(),
                         kind,
                         f.line.map_or(String::new(), |l| l.to_string()),
                         cell(f.op.as_deref().unwrap_or("")),
                         cell(&f.message),
-                    ]);
+                    ]));
                 }
             }
             let _ = writeln!(md, "\nTo bless: `{}`\n", self.bless_command);
@@ -94,7 +98,7 @@ impl CheckReport {
                 ]);
             }
         }
-        md
+        fit(&md, &rows, SUMMARY_MAX, whole)
     }
 }
 
@@ -106,7 +110,7 @@ mod tests {
 
     #[test]
     fn the_summary_escapes_cells_and_lists_the_tightest_render() {
-        let md = report(vec![breached()]).summary();
+        let md = report(vec![breached()]).summary(&Whole::default());
         assert!(
             md.contains("| modes/switch | fail | I7 | 9 | render | the prefix bytes differ \\| on the re-replay |"),
             "{md}"
@@ -116,7 +120,7 @@ mod tests {
 
     #[test]
     fn every_kind_as_a_step_summary() {
-        insta::assert_snapshot!(every_kind().summary(), @r#"
+        insta::assert_snapshot!(every_kind().summary(&Whole::default()), @r#"
         ## disclose check
 
         **1 passed, 6 failed, 3 errors**
@@ -162,7 +166,7 @@ mod tests {
             "vocabulary",
             "golden/vocabulary.txt",
         )]);
-        insta::assert_snapshot!(report.summary(), @r#"
+        insta::assert_snapshot!(report.summary(&Whole::default()), @r#"
         ## disclose check
 
         **1 passed, 0 failed**

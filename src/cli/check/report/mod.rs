@@ -6,10 +6,12 @@
 //! grows.
 //!
 //! One module per format renders it: [`human`] (stdout), [`json`]
-//! (`--json`), [`junit`] (`--junit`) and [`markdown`] (`--summary`). Every
+//! (`--json`), [`junit`] (`--junit`), [`markdown`] (`--summary`) and
+//! [`annotations`] (GitHub's, on stdout before the human report). Every
 //! format is built explicitly; none is a derived serialization. This module
 //! writes no format, and judges nothing: `check` fills the model.
 
+mod annotations;
 #[cfg(test)]
 mod fixtures;
 mod human;
@@ -123,6 +125,8 @@ pub struct CaseFailure {
     pub kind: FailureKind,
     /// The op's line in the session, when it concerns one op.
     pub line: Option<usize>,
+    /// The byte column of a malformed session's error.
+    pub column: Option<usize>,
     /// The op's name, when known.
     pub op: Option<String>,
     /// A plain message (for a malformed session, `path:line:column: message`).
@@ -137,6 +141,7 @@ impl CaseFailure {
         CaseFailure {
             kind,
             line: None,
+            column: None,
             op: None,
             message,
             diff: None,

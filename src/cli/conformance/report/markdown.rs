@@ -2,19 +2,21 @@
 //! `--markdown`): the totals per implementation, and the matrix of the
 //! cases that are not ok everywhere, worst first (cases that are ok
 //! everywhere are counted, not listed, so a large corpus fits a step
-//! summary).
+//! summary); past GitHub's limit, the matrix's last rows and the stale
+//! expectations are left out ([`fit`]).
 
 use std::fmt::Write as _;
 
 use super::{MatrixReport, expect_file};
-use crate::cli::format::markdown::{Align, Table, cell};
+use crate::cli::format::markdown::{Align, SUMMARY_MAX, Table, Whole, cell, fit};
 
 impl MatrixReport {
     /// Markdown for `$GITHUB_STEP_SUMMARY`: the totals per implementation,
     /// and the matrix of the cases that are not ok everywhere, worst first
     /// (cases that are ok everywhere are counted, not listed, so a large
-    /// corpus fits a step summary).
-    pub fn markdown(&self) -> String {
+    /// corpus fits a step summary); at most [`SUMMARY_MAX`] bytes, `whole`
+    /// being where the whole report is when rows had to be left out.
+    pub fn markdown(&self, whole: &Whole) -> String {
         let mut md = String::from("## disclose check --impl\n\n");
         let _ = writeln!(md, "**{}**\n", self.grand_totals().line());
         if let Some(partition) = &self.partition {
@@ -72,6 +74,7 @@ impl MatrixReport {
             .filter(|&c| self.runs.iter().any(|r| !self.verdict(r, c).is_ok()))
             .collect();
         let fine = self.cases.len() - listed.len();
+        let mut rows = Vec::new();
         if !listed.is_empty() {
             md.push_str("\n### Cases not passing everywhere, worst first\n\n");
             let ids: Vec<String> = self.runs.iter().map(|run| cell(&run.id)).collect();
@@ -88,7 +91,7 @@ impl MatrixReport {
                             .map(|run| self.verdict(run, c).word().to_string()),
                     )
                     .collect();
-                table.row(&row);
+                rows.push(table.row(&row));
             }
         }
         let _ = writeln!(
@@ -96,36 +99,39 @@ impl MatrixReport {
             "\n{fine} of {} cases pass (or are expected) on every implementation.",
             self.cases.len()
         );
-        let stale: Vec<String> = self
-            .runs
-            .iter()
-            .flat_map(|run| {
-                run.stale.iter().map(move |(case, entry)| {
-                    format!(
-                        "- {}: {}:{}: {} is not in the corpus",
-                        cell(&run.id),
-                        cell(&expect_file(run)),
-                        entry.line,
-                        cell(case)
-                    )
-                })
-            })
-            .collect();
-        if !stale.is_empty() {
-            let _ = writeln!(md, "\n### Stale expectations\n\n{}", stale.join("\n"));
+        if self.runs.iter().any(|run| !run.stale.is_empty()) {
+            md.push_str("\n### Stale expectations\n\n");
         }
-        md
+        for run in &self.runs {
+            for (case, entry) in &run.stale {
+                let start = md.len();
+                let _ = writeln!(
+                    md,
+                    "- {}: {}:{}: {} is not in the corpus",
+                    cell(&run.id),
+                    cell(&expect_file(run)),
+                    entry.line,
+                    cell(case)
+                );
+                rows.push(start..md.len());
+            }
+        }
+        fit(&md, &rows, SUMMARY_MAX, whole)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use super::super::CaseOutcome;
     use super::super::fixtures::{passing, report, report_with_one_unstarted};
+    use crate::cli::format::markdown::{SUMMARY_MAX, Whole};
 
     #[test]
     fn the_matrix_for_a_step_summary() {
         // Only the cases not ok everywhere; the `|` of a case id escaped.
-        insta::assert_snapshot!(report().markdown(), @r#"
+        insta::assert_snapshot!(report().markdown(&Whole::default()), @r#"
         ## disclose check --impl
 
         **4 passed, 3 failed, 3 errored, 1 expected**
@@ -154,7 +160,7 @@ mod tests {
 
     #[test]
     fn an_unstarted_implementation_for_a_step_summary() {
-        insta::assert_snapshot!(report_with_one_unstarted().markdown(), @r#"
+        insta::assert_snapshot!(report_with_one_unstarted().markdown(&Whole::default()), @r#"
         ## disclose check --impl
 
         **4 passed, 3 failed, 8 errored, 1 expected**
@@ -189,7 +195,7 @@ mod tests {
 
     #[test]
     fn a_passing_matrix_for_a_step_summary() {
-        insta::assert_snapshot!(passing().markdown(), @r#"
+        insta::assert_snapshot!(passing().markdown(&Whole::default()), @r#"
         ## disclose check --impl
 
         **5 passed, 0 failed**
@@ -200,5 +206,53 @@ mod tests {
 
         5 of 5 cases pass (or are expected) on every implementation.
         "#);
+    }
+
+    #[test]
+    fn a_matrix_past_githubs_limit_keeps_its_first_rows_whole() {
+        // 40,000 more cases skipped everywhere: 27 bytes a row, 1.1 MB.
+        let mut report = report();
+        for i in 0..40_000 {
+            report
+                .cases
+                .push((format!("big/{i:05}"), format!("corpora/big/{i:05}.jsonl")));
+            for run in &mut report.runs {
+                run.outcomes.push(CaseOutcome::Skipped("not yet".into()));
+            }
+        }
+        let whole = Whole {
+            json: None,
+            junit: Some(Path::new("m.xml")),
+        };
+        let md = report.markdown(&whole);
+        assert!(md.len() <= SUMMARY_MAX, "{}", md.len());
+        // Worst first, as when nothing is left out: the fixture's four
+        // cases, then the skipped ones in id order, each row whole.
+        let rows: Vec<&str> = md
+            .lines()
+            .skip_while(|l| !l.starts_with("| case |"))
+            .skip(2)
+            .take_while(|l| l.starts_with("| "))
+            .collect();
+        assert_eq!(
+            rows[..4],
+            [
+                "| b/broken | ERRORED | ERRORED |",
+                "| b/crash | pass | ERRORED |",
+                "| a/hint\\|cut | pass | FAIL |",
+                "| a/fine | pass | XPASS |"
+            ]
+        );
+        for (i, row) in rows[4..].iter().enumerate() {
+            assert_eq!(*row, format!("| big/{i:05} | SKIP | SKIP |"));
+        }
+        // The stale expectation came last, so it is left out too.
+        let left_out = 40_005 - rows.len();
+        assert!(md.contains(&format!("\n\n**{left_out} of 40005 rows left out** to keep this summary under GitHub's 1 MiB limit; the whole report is in m.xml (JUnit).\n\n1 of 40005 cases pass")), "{}", &md[md.len() - 400..]);
+        assert!(
+            md.ends_with("### Stale expectations\n\n"),
+            "{}",
+            &md[md.len() - 400..]
+        );
     }
 }

@@ -9,9 +9,11 @@
 //! [`markdown`] (`--summary`/`--markdown`, for `$GITHUB_STEP_SUMMARY`),
 //! [`json`] (`--json`: stable case and implementation ids, no sequence
 //! numbers or timings, so two reports diff) and [`junit`] (`--junit`: one
-//! testsuite per implementation). This module writes no format, and runs
-//! nothing: the runner fills the model.
+//! testsuite per implementation), and [`annotations`] (GitHub's, on stdout
+//! before the matrix). This module writes no format, and runs nothing: the
+//! runner fills the model.
 
+mod annotations;
 #[cfg(test)]
 mod fixtures;
 mod human;

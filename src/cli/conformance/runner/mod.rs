@@ -40,9 +40,10 @@ use super::protocol::HelloReply;
 use super::report::MatrixReport;
 use crate::cli::check::Partition;
 use crate::cli::corpus::{self, SessionFile};
+use crate::cli::format::markdown::Whole;
 use crate::cli::format::{json, write_file};
-use crate::cli::term::{Paint, Progress};
-use crate::cli::{Exit, emit};
+use crate::cli::term::{Annotations, Paint, Progress};
+use crate::cli::{Exit, emit_report};
 use process::{Settings, Trouble};
 
 /// The default `--timeout`.
@@ -75,6 +76,11 @@ pub struct MatrixConfig<'a> {
     pub junit: Option<&'a Path>,
     /// `--summary FILE` (`--markdown FILE`).
     pub markdown: Option<&'a Path>,
+    /// How the in-process check blesses this corpus (a missing golden says
+    /// so).
+    pub bless_command: &'a str,
+    /// Whether cells that are not ok are also annotations on stdout.
+    pub annotations: Annotations,
 }
 
 /// One case on one implementation: what happened, before expectations.
@@ -130,8 +136,12 @@ pub struct ImplRun {
     pub unstartable: bool,
 }
 
-/// Runs `check --impl`.
+/// Runs `check --impl` (on Unix: elsewhere a usage error that says why,
+/// [`process::NEEDS_UNIX`]).
 pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
+    if cfg!(not(unix)) {
+        bail!(process::NEEDS_UNIX);
+    }
     let timeout = config.timeout.unwrap_or(DEFAULT_TIMEOUT);
     let timeout = Duration::try_from_secs_f64(timeout)
         .ok()
@@ -190,8 +200,15 @@ pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
         let (senders, receivers): (Vec<_>, Vec<_>) =
             argvs.iter().map(|_| mpsc::sync_channel(LOOKAHEAD)).unzip();
         let (mine, settings, progress) = (&mine, &settings, &progress);
-        let preparer =
-            scope.spawn(move || prepare::prepare_all(mine, config.golden, settings, &senders));
+        let preparer = scope.spawn(move || {
+            prepare::prepare_all(
+                mine,
+                config.golden,
+                config.bless_command,
+                settings,
+                &senders,
+            )
+        });
         let handles: Vec<_> = argvs
             .iter()
             .zip(config.commands)
@@ -244,7 +261,8 @@ pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
         golden: config.golden.display().to_string(),
         partition: config.partition.map(|p| p.to_string()),
     };
-    emit(&report.human(Paint::detect()))?;
+    let human = report.human(Paint::detect());
+    emit_report(&human, config.annotations, || report.annotations())?;
     for run in &report.runs {
         for warning in &run.warnings {
             eprintln!("disclose: {}: {warning}", run.id);
@@ -272,7 +290,11 @@ pub fn run(config: &MatrixConfig<'_>) -> Result<Exit> {
         write_file(path, xml.as_bytes())?;
     }
     if let Some(path) = config.markdown {
-        write_file(path, report.markdown().as_bytes())?;
+        let whole = Whole {
+            json: config.json,
+            junit: config.junit,
+        };
+        write_file(path, report.markdown(&whole).as_bytes())?;
     }
     Ok(
         if !io.is_empty()

@@ -12,7 +12,6 @@ use std::sync::mpsc::SyncSender;
 use disclose_replay::session::{self, Session};
 
 use super::process::{Settings, own_trouble};
-use crate::cli::check::BLESS_COMMAND;
 use crate::cli::conformance::protocol::{self, MessageKind};
 use crate::cli::corpus::SessionFile;
 use crate::cli::files::{FileError, GoldenTree, read_regular};
@@ -39,15 +38,17 @@ pub(super) enum Prep {
 /// Prepares every case, in corpus order, and hands each to every
 /// implementation's run. A full channel holds this thread back until that
 /// run catches up; a run that is gone (its thread panicked) is skipped.
+/// A missing golden's message names `bless_command`.
 pub(super) fn prepare_all(
     cases: &[&SessionFile],
     golden_dir: &Path,
+    bless_command: &str,
     settings: &Settings,
     runs: &[SyncSender<Prep>],
 ) {
     let tree = GoldenTree::new(golden_dir);
     for file in cases {
-        let prep = prepare(file, &tree, settings);
+        let prep = prepare(file, &tree, bless_command, settings);
         let mut anyone = false;
         for run in runs {
             anyone |= run.send(prep.clone()).is_ok();
@@ -60,7 +61,12 @@ pub(super) fn prepare_all(
 
 /// Reads a session and its golden. Only a session that parses is sent; its
 /// ops go out as the file's own text, one object per op.
-fn prepare(file: &SessionFile, tree: &GoldenTree, settings: &Settings) -> Prep {
+fn prepare(
+    file: &SessionFile,
+    tree: &GoldenTree,
+    bless_command: &str,
+    settings: &Settings,
+) -> Prep {
     let bytes = match read_regular(&file.path, u64::MAX, "a session") {
         Ok(bytes) => bytes,
         Err(e) => return Prep::Io(format!("failed to read \"{}\": {e}", file.path.display())),
@@ -88,9 +94,8 @@ fn prepare(file: &SessionFile, tree: &GoldenTree, settings: &Settings) -> Prep {
         Ok(golden) => golden,
         Err(FileError::Missing) => {
             return Prep::Corpus(format!(
-                "no golden \"{}\"; bless it with the in-process check (`{}`)",
+                "no golden \"{}\"; bless it with the in-process check (`{bless_command}`)",
                 golden_path.display(),
-                BLESS_COMMAND
             ));
         }
         Err(e) => {

@@ -68,21 +68,23 @@ pub fn markdown(entries: &[DiffEntry]) -> String {
                         cell(error)
                     ),
                 ]),
-                Change::Transcript(t) => table.row(&[
-                    name,
-                    "changed".into(),
-                    if t.prefix_changed {
-                        "**changed: cache miss**"
-                    } else {
-                        "unchanged"
-                    }
-                    .into(),
-                    sizes(&t.render),
-                    sizes(&t.tool_defs),
-                    sizes(&t.headroom),
-                    cell(&refusals_line(t)),
-                    cell(&digests_line(t)),
-                ]),
+                Change::Transcript(t) => {
+                    table.row(&[
+                        name,
+                        "changed".into(),
+                        if t.prefix_changed {
+                            "**changed: cache miss**"
+                        } else {
+                            "unchanged"
+                        }
+                        .into(),
+                        sizes(&t.render),
+                        sizes(&t.tool_defs),
+                        sizes(&t.headroom),
+                        cell(&refusals_line(t)),
+                        cell(&digests_line(t)),
+                    ]);
+                }
             },
         }
     }

@@ -2,10 +2,11 @@
 //! leader of a group of its own, so that the group — the implementation and
 //! everything it started that did not leave it — can be killed at once.
 //! The group is killed only while its leader is not yet reaped (alive, or a
-//! zombie), so its id cannot have been taken by another process. Elsewhere
-//! only the process itself is killed, and its exit is not watched (a crash
-//! is seen when stdout closes). It talks to no process: [`super::Process`]
-//! does.
+//! zombie), so its id cannot have been taken by another process. Other
+//! platforms have no process groups, and `check --impl` does not run there
+//! ([`super::NEEDS_UNIX`]): what is here for them only kills the process
+//! itself, and is never reached. It talks to no process:
+//! [`super::Process`] does.
 
 #[cfg(not(unix))]
 pub use elsewhere::*;
@@ -115,6 +116,8 @@ mod unix {
     }
 }
 
+/// Never reached: [`super::Process::start`] refuses first
+/// ([`super::NEEDS_UNIX`]).
 #[cfg(not(unix))]
 mod elsewhere {
     use std::process::{Child, Command};

@@ -1,7 +1,8 @@
 //! One implementation's process: started from its argv (no shell), spoken
 //! to one line at a time, never trusted to answer.
 //!
-//! The caller's thread talks to it itself, with `poll(2)` (Unix): a message
+//! The caller's thread talks to it itself, with `poll(2)` ([`ready`]; Unix
+//! only, and elsewhere [`Process::start`] refuses with [`NEEDS_UNIX`]): a message
 //! is written straight into its stdin, which is non-blocking, and what the
 //! pipe cannot take yet is written while the answer is awaited, so an
 //! implementation that stops reading cannot block the harness and one
@@ -29,10 +30,12 @@
 //!
 //! The bytes kept of what went wrong are [`trouble`]'s; cutting stdout into
 //! lines and keeping stderr's tail is [`streams`]'s; the process group is
-//! [`group`]'s. Whether a line is a right answer is not decided here: the
+//! [`group`]'s; waiting on the pipes is [`ready`]'s. Whether a line is a
+//! right answer is not decided here: the
 //! runner's `judge` does that.
 
 mod group;
+mod ready;
 mod streams;
 mod trouble;
 
@@ -43,10 +46,10 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rustix::event::{PollFd, PollFlags, Timespec};
 use serde_json::Value;
 
 use crate::cli::conformance::protocol::{self, HelloReply, MessageKind};
+use ready::Event;
 use streams::{LINE_MAX, StdoutLine, StdoutLines, collect_stderr};
 pub use trouble::{KEPT_MAX, Offending, Trouble, kept};
 
@@ -61,6 +64,12 @@ const GRACE: Duration = Duration::from_secs(2);
 const CHUNK: usize = 64 * 1024;
 /// A send buffer larger than this is not kept for the next message.
 const UNSENT_KEPT: usize = 1024 * 1024;
+
+/// Why `check --impl` does not run on this platform, where it does not:
+/// an implementation's process group and `poll(2)` on its pipes are Unix's
+/// (docs/decisions.md, "The gate builds for Windows; `check --impl` says
+/// it needs Unix").
+pub const NEEDS_UNIX: &str = "check --impl needs Unix: it runs each implementation in a process group of its own, so that every process it starts is killed with it, and waits on its pipes with poll(2); this Windows build has neither. Run `check --impl` on Linux or macOS (on Windows, under WSL); every other command works here";
 
 /// How the harness talks to implementations.
 #[derive(Clone, Debug)]
@@ -106,8 +115,12 @@ pub struct Message {
 }
 
 impl Process {
-    /// Starts `argv` with piped stdio.
+    /// Starts `argv` with piped stdio (on Unix: elsewhere it says
+    /// [`NEEDS_UNIX`]).
     pub fn start(argv: &[String]) -> Result<Process, String> {
+        if cfg!(not(unix)) {
+            return Err(NEEDS_UNIX.to_string());
+        }
         let (program, args) = argv.split_first().ok_or("the command is empty")?;
         // Written by the exit watcher; like every pipe std makes, closed on
         // exec, so the implementation does not hold it.
@@ -125,7 +138,7 @@ impl Process {
             .map_err(|e| format!("could not start \"{program}\": {e}"))?;
         group::enrol(&child);
         let pipes = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
-            (Some(stdin), Some(stdout), Some(stderr)) => rustix::io::ioctl_fionbio(&stdin, true)
+            (Some(stdin), Some(stdout), Some(stderr)) => ready::nonblocking(&stdin)
                 .map(|()| (stdin, stdout, stderr))
                 .ok(),
             _ => None,
@@ -403,50 +416,29 @@ impl Process {
     /// came in time, or there is nothing to wait for.
     fn wait(&mut self, timeout: Option<Duration>) -> bool {
         let reading = self.lines.wants_more();
-        let writing = self.written < self.unsent.len();
-        let mut fds = Vec::with_capacity(3);
-        if reading {
-            fds.push(PollFd::new(&self.stdout, PollFlags::IN));
-        }
-        if let Some(exit) = &self.exit {
-            fds.push(PollFd::new(exit, PollFlags::IN));
-        }
-        if let Some(stdin) = self.stdin.as_ref().filter(|_| writing) {
-            fds.push(PollFd::new(stdin, PollFlags::OUT));
-        }
-        if fds.is_empty() {
+        let writing = self.written < self.unsent.len() && self.stdin.is_some();
+        if !reading && self.exit.is_none() && !writing {
             return false;
         }
-        // A timeout past what a timespec holds is no timeout.
-        let timeout = timeout.and_then(|t| Timespec::try_from(t).ok());
-        let mut revents = [PollFlags::empty(); 3];
-        match rustix::event::poll(&mut fds, timeout.as_ref()) {
-            Ok(0) => return false,
-            Ok(_) => {
-                for (revent, fd) in revents.iter_mut().zip(&fds) {
-                    *revent = fd.revents();
-                }
-            }
-            Err(rustix::io::Errno::INTR) => return true,
+        let found = ready::wait(
+            reading.then_some(&self.stdout),
+            self.exit.as_ref(),
+            self.stdin.as_ref().filter(|_| writing),
+            timeout,
+        );
+        let [stdout, exit, stdin] = match found {
+            Ok(None) => return false,
+            Ok(Some(events)) => events,
+            Err(e) if e.kind() == ErrorKind::Interrupted => return true,
             Err(e) => {
                 // Nothing can be waited on: stop watching, and say why.
-                drop(fds);
                 self.lines.fail(format!("poll: {e}"));
                 self.exit = None;
                 self.stdin = None;
                 return true;
             }
-        }
-        drop(fds);
-        // The events of each watched pipe, in the order they were watched.
-        let mut revents = revents.into_iter();
-        let mut woke = |watched: bool| {
-            watched
-                .then(|| revents.next())
-                .flatten()
-                .filter(|revent| !revent.is_empty())
         };
-        if woke(reading).is_some() {
+        if stdout != Event::Quiet {
             match self.stdout.read(&mut self.chunk) {
                 Ok(0) => self.lines.close(),
                 Ok(n) => self.lines.take(&self.chunk[..n]),
@@ -454,12 +446,12 @@ impl Process {
                 Err(e) => self.lines.fail(e.to_string()),
             }
         }
-        if let Some(revent) = woke(self.exit.is_some()) {
+        if exit != Event::Quiet {
             // A byte: it exited; a hang-up alone: the watcher gave up.
-            self.exited = revent.contains(PollFlags::IN);
+            self.exited = exit == Event::Ready;
             self.exit = None;
         }
-        if woke(writing && self.stdin.is_some()).is_some() {
+        if stdin != Event::Quiet {
             self.write_some();
         }
         true
