@@ -169,7 +169,11 @@ fn the_installed_packages_carry_the_licences_and_one_addon() {
         ] {
             let shipped = std::fs::read(dir.join(file))
                 .unwrap_or_else(|_| panic!("{} has no {file}", dir.display()));
-            assert_eq!(shipped, std::fs::read(root().join(root_file)).unwrap(), "{file}");
+            assert_eq!(
+                shipped,
+                std::fs::read(root().join(root_file)).unwrap(),
+                "{file}"
+            );
         }
     }
     let json = std::fs::read_to_string(platform.join("package.json")).unwrap();

@@ -18,7 +18,10 @@ use super::*;
 fn shipped_schema() -> &'static jsonschema::Validator {
     static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
     SCHEMA.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpora/session.schema.json");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../corpora/session.schema.json"
+        );
         let text = std::fs::read_to_string(path).expect("corpora/session.schema.json");
         let root: Value = serde_json::from_str(&text).expect("the schema is JSON");
         jsonschema::draft202012::new(&root).expect("the shipped schema compiles")
