@@ -1,9 +1,11 @@
 //! The npm package (`bindings/node`) end to end, from `cargo test`:
 //! `script/node-install` builds the addon with napi-rs, packs it and
-//! installs the tarball into an empty project (a failed install fails the
-//! test, it never skips it); then its `node --test` suite, `check --impl`
-//! through the installed package's conformance adapter, `npx disclose
-//! check` with no cargo on `PATH`, and the README's TypeScript examples
+//! installs the tarballs (the main package and this machine's platform
+//! package, as npm lays them out) into an empty project (a failed install
+//! fails the test, it never skips it); then its `node --test` suite,
+//! `check --impl` through the installed package's conformance adapter,
+//! `npx disclose check` and `npx disclose-catalog check` with no cargo on
+//! `PATH`, the installed layout, and the README's TypeScript examples
 //! (the package's own and one per adapter) through `tsc --strict`, run as
 //! written.
 //!
@@ -82,7 +84,7 @@ fn node_test_suite_passes() {
 
 #[test]
 fn the_corpus_passes_through_the_installed_package() {
-    let adapter = project().join("node_modules/disclose/conformance.mjs");
+    let adapter = project().join("node_modules/disclose-catalog/conformance.mjs");
     let output = Command::new(env!("CARGO_BIN_EXE_disclose"))
         .args(["check", "--impl"])
         .arg(format!("node {}", adapter.display()))
@@ -108,15 +110,19 @@ fn npx_disclose_check_needs_no_cargo() {
             .output()
             .expect("cannot run disclose")
     };
-    let node = run(&bin);
     let rust = run(Path::new(env!("CARGO_BIN_EXE_disclose")));
-    let text = passed("npx disclose check", node.clone());
-    assert!(text.contains("142 passed, 0 failed"), "{text}");
-    assert_eq!(node.status.code(), rust.status.code());
-    assert_eq!(
-        String::from_utf8_lossy(&node.stdout),
-        String::from_utf8_lossy(&rust.stdout)
-    );
+    // The package's command under both its names (`npx disclose-catalog`
+    // needs no `--package`).
+    for name in ["disclose", "disclose-catalog"] {
+        let node = run(&project().join("node_modules/.bin").join(name));
+        let text = passed(&format!("npx {name} check"), node.clone());
+        assert!(text.contains("142 passed, 0 failed"), "{text}");
+        assert_eq!(node.status.code(), rust.status.code());
+        assert_eq!(
+            String::from_utf8_lossy(&node.stdout),
+            String::from_utf8_lossy(&rust.stdout)
+        );
+    }
     for (args, code) in [
         (&["--version"][..], 0),
         (&["nope"][..], 2),
@@ -135,6 +141,47 @@ fn npx_disclose_check_needs_no_cargo() {
         assert_eq!(node.status.code(), rust.status.code(), "{args:?}");
         assert_eq!(node.stdout, rust.stdout, "{args:?}");
         assert_eq!(node.stderr, rust.stderr, "{args:?}");
+    }
+}
+
+/// The main package carries no addon (its platform package does) and every
+/// package ships the licences and the contract data's NOTICE.
+#[test]
+fn the_installed_packages_carry_the_licences_and_one_addon() {
+    let modules = project().join("node_modules");
+    let main = modules.join("disclose-catalog");
+    let platform = modules.join("disclose-catalog-linux-x64-gnu");
+    let addons = |dir: &Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .expect("an installed package")
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".node"))
+            .collect()
+    };
+    assert_eq!(addons(&main), Vec::<String>::new());
+    assert_eq!(addons(&platform), ["disclose.linux-x64-gnu.node"]);
+    for dir in [&main, &platform] {
+        for (file, root_file) in [
+            ("LICENSE-MIT", "LICENSE-MIT"),
+            ("LICENSE-APACHE", "LICENSE-APACHE"),
+            ("contract4/NOTICE", "crates/disclose/contract4/NOTICE"),
+            (
+                "contract4/LICENSE-Apache-2.0",
+                "crates/disclose/contract4/LICENSE-Apache-2.0",
+            ),
+        ] {
+            let shipped = std::fs::read(dir.join(file))
+                .unwrap_or_else(|_| panic!("{} has no {file}", dir.display()));
+            assert_eq!(
+                shipped,
+                std::fs::read(root().join(root_file)).unwrap(),
+                "{file}"
+            );
+        }
+    }
+    let json = std::fs::read_to_string(platform.join("package.json")).unwrap();
+    for field in [r#""os": ["#, r#""cpu": ["#, r#""libc": ["#] {
+        assert!(json.contains(field), "{field} in {json}");
     }
 }
 

@@ -19,7 +19,9 @@
 //!   and `crates/` share a name, so a name found in a message, a doc or a
 //!   grep means one thing (two listed exceptions, the test kit's model of
 //!   the rules it mirrors by name);
-//! - the README's CI recipe resolves no gateway crate (`cargo tree`).
+//! - the README's CI recipe resolves no gateway crate (`cargo tree`);
+//! - no README or doc installs a bare `disclose` (`pip install`, `npm
+//!   install`, `npx`, `cargo add`, …), a name that is someone else's.
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -658,4 +660,101 @@ fn the_readme_s_ci_recipe_builds_the_gate_alone() {
         gateway.is_empty(),
         "README.md: `{recipe}` builds the gateway ({gateway:?})"
     );
+}
+
+/// The installing commands that reach a registry by name, each with the
+/// words before the package's name (`npx -y` too).
+const INSTALLERS: &[&str] = &[
+    "pip install",
+    "pip3 install",
+    "uv add",
+    "uv tool install",
+    "uv pip install",
+    "uvx",
+    "pipx run",
+    "pipx install",
+    "npm install",
+    "npm i",
+    "npm add",
+    "npx",
+    "npx -y",
+    "yarn add",
+    "pnpm add",
+    "cargo add",
+    "cargo install",
+    "cargo binstall",
+];
+
+/// The place in `line` of each installing command whose package is a bare
+/// `disclose`: a name that is someone else's on PyPI, npm and the Cargo
+/// registry (ours are `disclose-catalog` and `disclose-cli`).
+fn strangers_installed(line: &str) -> Vec<usize> {
+    let words: Vec<(usize, &str)> = line
+        .split_whitespace()
+        .map(|word| (word.as_ptr() as usize - line.as_ptr() as usize, word))
+        .collect();
+    let mut found = Vec::new();
+    for (i, (column, _)) in words.iter().enumerate() {
+        for installer in INSTALLERS {
+            let parts: Vec<&str> = installer.split(' ').collect();
+            let Some(after) = words.get(i + parts.len()) else {
+                continue;
+            };
+            let matches = parts
+                .iter()
+                .enumerate()
+                .all(|(k, part)| bare(words[i + k].1) == *part);
+            if matches && bare(after.1) == "disclose" {
+                found.push(column + 1);
+            }
+        }
+    }
+    found
+}
+
+/// No README or doc tells a user to install a name that is not ours
+/// (issue 47): `pip install disclose` installs a 2014 test utility, `npm
+/// install disclose` a ZeroMQ event source, `cargo add disclose` an
+/// attribute macro.
+#[test]
+fn no_doc_installs_a_name_that_is_not_ours() {
+    let mut files = markdown_files();
+    for dir in ["crates", "bindings"] {
+        for entry in WalkDir::new(root().join(dir)).max_depth(2) {
+            let path = entry.expect("walking the packages").into_path();
+            if path.file_name().is_some_and(|name| name == "README.md") {
+                files.push(path);
+            }
+        }
+    }
+    let mut violations = Vec::new();
+    for file in &files {
+        for (number, line) in read(file).lines().enumerate() {
+            for column in strangers_installed(line) {
+                violations.push(format!(
+                    "{}:{}:{column}: installs `disclose`, which is someone else's (ours: disclose-catalog, disclose-cli)",
+                    shown(file),
+                    number + 1
+                ));
+            }
+        }
+    }
+    assert_none("no doc installs a name that is not ours", &violations);
+}
+
+#[test]
+fn the_installers_reader_finds_strangers_only() {
+    assert_eq!(strangers_installed("pip install disclose"), [1]);
+    assert_eq!(strangers_installed("run `npx -y disclose check`"), [5]);
+    assert_eq!(strangers_installed("then cargo add disclose;"), [6]);
+    for ours in [
+        "pip install disclose-catalog",
+        "npx -y disclose-catalog check",
+        "cargo install --locked disclose-cli",
+        "cargo binstall disclose-cli",
+        "pip install disclosed",
+        "the disclose command",
+    ] {
+        assert_eq!(strangers_installed(ours), Vec::<usize>::new(), "{ours}");
+    }
 }

@@ -1,4 +1,4 @@
-// Types of `disclose/adapters/ai-sdk` (written by hand; the addon's own
+// Types of `disclose-catalog/adapters/ai-sdk` (written by hand; the addon's own
 // types are generated).
 import type { LanguageModel, Tool } from 'ai'
 

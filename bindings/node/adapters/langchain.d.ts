@@ -1,4 +1,4 @@
-// Types of `disclose/adapters/langchain` (written by hand; the addon's own
+// Types of `disclose-catalog/adapters/langchain` (written by hand; the addon's own
 // types are generated).
 import type { StructuredToolInterface } from '@langchain/core/tools'
 

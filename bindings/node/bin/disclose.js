@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 'use strict'
-// `npx disclose …`: the Rust command, run in process by the addon, with the
-// binary's bytes and exit codes. Nothing here touches process.stdout or
+// `npx disclose-catalog …` (and `disclose`, the same file under the
+// package's other command name): the Rust command, run in process by the
+// addon, with the binary's bytes and exit codes. Its usage lines name the
+// command as it was started. Nothing here touches process.stdout or
 // process.stderr, which would make the descriptors non-blocking under the
 // command's own writes.
 const { basename } = require('node:path')

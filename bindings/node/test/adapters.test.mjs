@@ -7,9 +7,9 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
-import { DiscloseError, Recorder } from 'disclose'
-import * as aiSdk from 'disclose/adapters/ai-sdk'
-import * as langchain from 'disclose/adapters/langchain'
+import { DiscloseError, Recorder } from 'disclose-catalog'
+import * as aiSdk from 'disclose-catalog/adapters/ai-sdk'
+import * as langchain from 'disclose-catalog/adapters/langchain'
 
 import { checkRecorded, replayed, scratch } from './helpers.mjs'
 

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
-import { Catalog } from 'disclose'
-import { answer } from 'disclose/conformance'
+import { Catalog } from 'disclose-catalog'
+import { answer } from 'disclose-catalog/conformance'
 
 import { CORPORA, GOLDEN, sessions, transcriptBlocks } from './helpers.mjs'
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
-import { Catalog, DiscloseError, Recorder, importAnthropic, importMcp, importOpenai, parseArgs, canonicalJson } from 'disclose'
+import { Catalog, DiscloseError, Recorder, importAnthropic, importMcp, importOpenai, parseArgs, canonicalJson } from 'disclose-catalog'
 
 import { scratch } from './helpers.mjs'
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 
-import { Catalog, canonicalJson, parseArgs } from 'disclose'
+import { Catalog, canonicalJson, parseArgs } from 'disclose-catalog'
 
 function anyRun() {
   const catalog = new Catalog()

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
-import { Recorder, importMcp } from 'disclose'
+import { Recorder, importMcp } from 'disclose-catalog'
 
 import { checkRecorded, replayed, scratch } from './helpers.mjs'
 

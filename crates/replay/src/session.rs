@@ -32,9 +32,6 @@ use reader::{LineReader, first_column};
 
 pub use ops::OP_NAMES;
 
-/// The JSON Schema for one op line, as shipped in `corpora/`.
-pub const SESSION_SCHEMA: &str = include_str!("../../../corpora/session.schema.json");
-
 pub use disclose::internals::record::{FORMAT, OpKind};
 
 /// A parsed, well-formed session.

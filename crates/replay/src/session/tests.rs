@@ -12,11 +12,18 @@ use super::ops::{OPS, When};
 use super::reader::LineReader;
 use super::*;
 
-/// The shipped session schema, compiled once per test process.
+/// The shipped session schema (`corpora/session.schema.json`, read from
+/// the workspace: the crate compiles nothing from outside its own folder),
+/// compiled once per test process.
 fn shipped_schema() -> &'static jsonschema::Validator {
     static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
     SCHEMA.get_or_init(|| {
-        let root: Value = serde_json::from_str(SESSION_SCHEMA).expect("the schema is JSON");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../corpora/session.schema.json"
+        );
+        let text = std::fs::read_to_string(path).expect("corpora/session.schema.json");
+        let root: Value = serde_json::from_str(&text).expect("the schema is JSON");
         jsonschema::draft202012::new(&root).expect("the shipped schema compiles")
     })
 }
