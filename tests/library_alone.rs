@@ -94,7 +94,12 @@ fn the_library_alone_brings_no_harness_crate() {
             "{harness} is in the library's tree: {alone:#?}"
         );
     }
-    let direct = scratch_tree("disclose-catalog", "crates/disclose", true, &["--depth", "2"]);
+    let direct = scratch_tree(
+        "disclose-catalog",
+        "crates/disclose",
+        true,
+        &["--depth", "2"],
+    );
     let mut direct: Vec<&str> = names(&direct)
         .into_iter()
         .filter(|name| !["disclose-catalog", "scratch"].contains(name))
