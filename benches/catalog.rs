@@ -1,5 +1,6 @@
 //! Scale benches for the catalog (docs/performance.md): P2 render, P3 describe search
-//! (SPEC §5, contract version 4), P4 `fit`, P6 admission. Each target is a
+//! (SPEC §5, contract version 5), P4 `fit`, P6 admission, P9 `describe` over
+//! a catalog described in Chinese against the same in English. Each target is a
 //! ratio, so each group measures both sides in the same run; `script/bench`
 //! reads the two medians from
 //! `target/criterion/<group>/<side>/new/estimates.json` and divides.
@@ -17,6 +18,8 @@ use disclose::{Catalog, Mode, Run, ToolDecl};
 
 #[path = "support/allocator.rs"]
 mod allocator;
+#[path = "support/bilingual.rs"]
+mod bilingual;
 #[path = "support/realistic.rs"]
 mod realistic;
 
@@ -367,12 +370,63 @@ fn q1_first_query(c: &mut Criterion) {
     group.finish();
 }
 
+/// P9: `describe` over 1,000 tools described in Chinese against the same
+/// tools described in English, each asked the same eight tasks in its
+/// language. Each iteration is a fresh run of the salted catalog (every
+/// description salted, so the search memo cannot serve a build; admitting
+/// is the setup, not timed) answering the eight: the first builds the
+/// run's search (every text's words, the CJK ones cut into characters and
+/// pairs), then each ranks. The CJK path must cost only where CJK text is.
+fn p9_chinese(c: &mut Criterion) {
+    use bilingual::Language;
+    let salt = AtomicU64::new(0);
+    let mut group = c.benchmark_group("P9_chinese");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(5));
+    for (side, language) in [
+        ("chinese", Language::Chinese),
+        ("english", Language::English),
+    ] {
+        let decls = bilingual::decls(1_000, language);
+        let queries = bilingual::queries(language);
+        let salted = || {
+            let n = salt.fetch_add(1, Ordering::Relaxed);
+            let mut decls = decls.clone();
+            for decl in &mut decls {
+                decl.description = format!("{} Salt {n}.", decl.description);
+            }
+            started(&decls)
+        };
+        // Every task finds something on both sides, or the two sides would
+        // not do the same work.
+        let run = salted();
+        for query in queries {
+            let answer = run.describe(query).unwrap_or_default();
+            assert!(answer.contains("closest matches"), "{query}: {answer}");
+        }
+        group.bench_function(side, |b| {
+            b.iter_batched_ref(
+                salted,
+                |run| {
+                    for query in queries {
+                        black_box(run.describe(black_box(query)).ok());
+                    }
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     p2_render,
     p3_describe,
     p4_fit,
     p6_admission,
-    q1_first_query
+    q1_first_query,
+    p9_chinese
 );
 criterion_main!(benches);
