@@ -444,3 +444,56 @@ fn nondeterministic_admission_breaks_i3() {
         "{breaches:?}"
     );
 }
+
+/// The sessions of `corpora/describe_v5/` that pin contract 5's rules
+/// (their abouts hold the scores, worked out apart from the library):
+/// each replays to its golden, and with the mutant that breaks its rule
+/// planted it does not.
+#[test]
+fn the_contract_5_sessions_fail_with_the_mutant_of_their_rule() {
+    let cases: [(Mutant, &[u8], &[u8]); 4] = [
+        (
+            Mutant::NoCjkSplit,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_chinese_query_finds_a_chinese_description.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_chinese_query_finds_a_chinese_description.txt"
+            ),
+        ),
+        (
+            Mutant::CjkVectors,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_query_of_cjk_words_alone_has_no_cosine.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_query_of_cjk_words_alone_has_no_cosine.txt"
+            ),
+        ),
+        (
+            Mutant::UnscaledCosine,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_mixed_query_counts_the_cosine_in_part.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_mixed_query_counts_the_cosine_in_part.txt"
+            ),
+        ),
+        (
+            Mutant::CjkByPresence,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_short_text_holding_a_pair_twice_outranks_a_long_one_holding_it_once.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_short_text_holding_a_pair_twice_outranks_a_long_one_holding_it_once.txt"
+            ),
+        ),
+    ];
+    for (mutant, session, golden) in cases {
+        let session = parse(session).expect("a shipped session parses");
+        let transcript = || disclose_replay::transcript::encode(&replay(&session).steps);
+        assert_eq!(transcript().as_bytes(), golden, "{}", mutant.name());
+        let broken = mutant.plant(transcript);
+        assert_ne!(broken.as_bytes(), golden, "{}", mutant.name());
+    }
+}
