@@ -738,7 +738,7 @@ fn a_matrix_of_two_and_its_reports() {
         serde_json::from_str(&fs::read_to_string(project.path("out/report.json")).unwrap())
             .unwrap();
     assert_eq!(report["format"], 1);
-    assert_eq!(report["contract"], 4);
+    assert_eq!(report["contract"], 5);
     assert_eq!(
         report["totals"],
         json!({"passed": 7, "failed": 1, "errored": 0, "skipped": 0, "expected": 0})
@@ -883,7 +883,7 @@ fn a_matrix_of_two_and_its_reports() {
           }
         }
       ],
-      "contract": 4,
+      "contract": 5,
       "corpus": "corpora",
       "format": 1,
       "golden": "golden",
@@ -893,7 +893,7 @@ fn a_matrix_of_two_and_its_reports() {
           "expect": null,
           "hello": {
             "contract": [
-              4
+              5
             ],
             "homepage": null,
             "language": "rust",
@@ -917,7 +917,7 @@ fn a_matrix_of_two_and_its_reports() {
           "expect": null,
           "hello": {
             "contract": [
-              4
+              5
             ],
             "homepage": null,
             "language": "rust",

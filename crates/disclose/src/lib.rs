@@ -160,7 +160,7 @@ pub mod internals {
     /// SPEC §5: the ranking's parts.
     pub mod search {
         pub use crate::search::{
-            Candidate, Parts, STOPWORDS, SearchIndex, dot, floor_div, fuse, isqrt, pieces,
+            Candidate, STOPWORDS, SearchIndex, Signals, dot, floor_div, fuse, isqrt, pieces,
             saturation, weight,
         };
     }

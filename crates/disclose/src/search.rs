@@ -42,7 +42,7 @@ pub(crate) use lexicon::Lexicon;
 pub(crate) use lexicon::words;
 pub(crate) use memo::built;
 pub(crate) use score::{Built, cosine, saturates};
-pub use score::{Parts, dot, floor_div, fuse, isqrt, saturation, weight};
+pub use score::{Signals, dot, floor_div, fuse, isqrt, saturation, weight};
 pub use words::{STOPWORDS, pieces};
 pub(crate) use words::{properties, split_cjk};
 
@@ -91,7 +91,7 @@ impl SearchIndex {
 
     /// Each candidate's `lex(c)` and `cos(c)` for the trimmed `query`, in
     /// candidate order, and `|Q|` and `|Qv|`: what is fused.
-    pub fn parts(&self, query: &str) -> Parts {
+    pub fn parts(&self, query: &str) -> Signals {
         self.built.parts(query)
     }
 

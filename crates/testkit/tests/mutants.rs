@@ -123,7 +123,11 @@ fn the_mutants_break_what_they_say() {
             schema: None,
         }));
         let parts = index.parts(query);
-        parts.signals.into_iter().map(|(lex, _)| lex).collect::<Vec<_>>()
+        parts
+            .signals
+            .into_iter()
+            .map(|(lex, _)| lex)
+            .collect::<Vec<_>>()
     };
     // Each part scaled by 1024 (contract 5).
     assert_eq!(lex("common rare"), [6144, 6144, 6144, 15360]);
@@ -219,7 +223,11 @@ fn the_mutants_break_what_they_say() {
     // its vocabulary row.
     let vectorless = || {
         let parts = chinese().parts("中");
-        (parts.with_vector, parts.words, parts.signals.iter().all(|(_, cos)| *cos == 0))
+        (
+            parts.with_vector,
+            parts.words,
+            parts.signals.iter().all(|(_, cos)| *cos == 0),
+        )
     };
     assert_eq!(vectorless(), (0, 1, true));
     Mutant::CjkVectors.plant(|| assert_eq!(vectorless(), (1, 1, false)));
@@ -232,14 +240,20 @@ fn the_mutants_break_what_they_say() {
         let most = parts.signals.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
         let keyword = |lex: u64| i128::from(lex) * 1024 / i128::from(most);
         let cosines: Vec<i128> = parts.signals.iter().map(|(_, cos)| *cos).collect();
-        assert!(cosines.iter().any(|cos| (3 * cos).rem_euclid(4) != 0), "{cosines:?}");
+        assert!(
+            cosines.iter().any(|cos| (3 * cos).rem_euclid(4) != 0),
+            "{cosines:?}"
+        );
         let terms: Vec<(i128, i128)> = (parts.signals.iter())
             .map(|&(lex, cos)| (keyword(lex), cos))
             .collect();
         (index.scores("calendar 会议"), terms)
     };
     let (scores, terms) = fused();
-    let quarter: Vec<i128> = terms.iter().map(|(k, cos)| k + (3 * cos).div_euclid(4)).collect();
+    let quarter: Vec<i128> = terms
+        .iter()
+        .map(|(k, cos)| k + (3 * cos).div_euclid(4))
+        .collect();
     assert_eq!(scores, quarter);
     let (scores, terms) = Mutant::UnscaledCosine.plant(fused);
     let whole: Vec<i128> = terms.iter().map(|(k, cos)| k + 3 * cos).collect();

@@ -310,11 +310,11 @@ impl Built {
     /// (SPEC §5), by candidate, and how many query words have a vector.
     /// Each query word's stem and vector are the thread's lexicon's
     /// (`seam::words`), as a build's are.
-    pub(super) fn parts(&self, query: &str) -> Parts {
+    pub(super) fn parts(&self, query: &str) -> Signals {
         seam::words(|lexicon| self.parts_with(query, lexicon))
     }
 
-    fn parts_with(&self, query: &str, lexicon: &mut Lexicon) -> Parts {
+    fn parts_with(&self, query: &str, lexicon: &mut Lexicon) -> Signals {
         let n = self.n;
         // The query's distinct words that are no stopword (`Q`), by the
         // lexicon's numbers, in order, and how many have a vector (`Qv`).
@@ -375,7 +375,7 @@ impl Built {
                 (lex, seam::cosine(product, query_norm, *norm))
             })
             .collect();
-        Parts {
+        Signals {
             signals,
             words: query_words.len(),
             with_vector,
@@ -396,7 +396,7 @@ impl Built {
 /// A query's two signals over a run's candidates (SPEC §5), before they
 /// are fused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Parts {
+pub struct Signals {
     /// Each candidate's `lex(c)` and `cos(c)`, in candidate order.
     pub signals: Vec<(u64, i128)>,
     /// `|Q|`: the query's distinct words that are not stopwords.

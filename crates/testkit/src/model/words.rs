@@ -293,10 +293,7 @@ mod tests {
     #[test]
     fn a_cjk_run_is_its_characters_and_pairs_cut_at_the_script() {
         let list = |s: &str| word_list(s);
-        assert_eq!(
-            list("mcp服务器"),
-            ["mcp", "服", "服务", "务", "务器", "器"]
-        );
+        assert_eq!(list("mcp服务器"), ["mcp", "服", "服务", "务", "务器", "器"]);
         assert_eq!(list("getMCP服务"), ["get", "mcp", "服", "服务", "务"]);
         // Kana and Hangul are one script to the cut: one segment.
         assert_eq!(
@@ -306,7 +303,13 @@ mod tests {
         // U+A000 is no CJK character; U+9FFF is; U+303F separates.
         assert_eq!(
             list("\u{A000}\u{9FFF}\u{303F}\u{9FFF}\u{3041}"),
-            ["\u{A000}", "\u{9FFF}", "\u{9FFF}", "\u{9FFF}\u{3041}", "\u{3041}"]
+            [
+                "\u{A000}",
+                "\u{9FFF}",
+                "\u{9FFF}",
+                "\u{9FFF}\u{3041}",
+                "\u{3041}"
+            ]
         );
         assert!(pieces("中").is_empty() && !wordpiece("中").is_empty());
     }
