@@ -61,8 +61,8 @@ pub fn word_list(s: &str) -> Vec<String> {
     rule_words(s).iter().flat_map(|w| cut(w)).collect()
 }
 
-/// 4. of [`words`]: the segments of `word`, by script, each a word or, of
-/// `n ≥ 2` CJK characters, `c₁, c₁c₂, c₂, …, cₙ₋₁cₙ, cₙ`.
+/// Step 4 of [`words`]: the segments of `word`, by script, each a word
+/// or, of `n ≥ 2` CJK characters, `c₁, c₁c₂, c₂, …, cₙ₋₁cₙ, cₙ`.
 fn cut(word: &str) -> Vec<String> {
     let chars: Vec<char> = word.chars().collect();
     let mut segments: Vec<&[char]> = Vec::new();
@@ -94,7 +94,7 @@ pub fn is_cjk_word(w: &str) -> bool {
     w.chars().any(is_cjk)
 }
 
-/// 1. to 3. of [`words`], as a list.
+/// Steps 1 to 3 of [`words`], as a list.
 fn rule_words(s: &str) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
     let mut words = Vec::new();
