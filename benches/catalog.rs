@@ -1,5 +1,6 @@
 //! Scale benches for the catalog (docs/performance.md): P2 render, P3 describe search
-//! (SPEC §5, contract version 4), P4 `fit`, P6 admission. Each target is a
+//! (SPEC §5, contract version 5), P4 `fit`, P6 admission, P9 `describe` over
+//! a catalog described in Chinese against the same in English. Each target is a
 //! ratio, so each group measures both sides in the same run; `script/bench`
 //! reads the two medians from
 //! `target/criterion/<group>/<side>/new/estimates.json` and divides.
@@ -14,9 +15,12 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use disclose::internals::fit::{FitPlan, fit};
 use disclose::{Catalog, Mode, Run, ToolDecl};
+use disclose_testkit::model::is_cjk;
 
 #[path = "support/allocator.rs"]
 mod allocator;
+#[path = "support/bilingual.rs"]
+mod bilingual;
 #[path = "support/realistic.rs"]
 mod realistic;
 
@@ -42,8 +46,40 @@ fn p2_render(c: &mut Criterion) {
     group.finish();
 }
 
-/// The words of `s` as a list, every occurrence kept.
+/// The words of `s` as a list, every occurrence kept, a word holding a
+/// CJK character cut into its segments, characters and pairs.
 fn naive_word_list(s: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for word in naive_runs(s) {
+        if word.is_ascii() {
+            words.push(word);
+            continue;
+        }
+        let chars: Vec<char> = word.chars().collect();
+        let mut from = 0;
+        for at in 1..=chars.len() {
+            if at < chars.len() && is_cjk(chars[at]) == is_cjk(chars[at - 1]) {
+                continue;
+            }
+            let segment = &chars[from..at];
+            if segment.len() > 1 && is_cjk(segment[0]) {
+                for (k, c) in segment.iter().enumerate() {
+                    words.push(c.to_string());
+                    if let Some(next) = segment.get(k + 1) {
+                        words.push(format!("{c}{next}"));
+                    }
+                }
+            } else {
+                words.push(segment.iter().collect());
+            }
+            from = at;
+        }
+    }
+    words
+}
+
+/// The runs of `s`, split at camelCase, lowercased.
+fn naive_runs(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut last: Option<char> = None;
@@ -70,22 +106,26 @@ fn naive_word_list(s: &str) -> Vec<String> {
     out
 }
 
-/// The naive `describe` ranking (SPEC §5, contract version 4): for every
+/// The naive `describe` ranking (SPEC §5, contract version 5): for every
 /// query, tokenize and stem every candidate's name, description and
-/// params, count `df` and `dfv` by scanning them all, split and sum every
-/// candidate's vector, then score and fuse. No index, nothing kept between
-/// queries.
+/// params, count `df`, `dfv` and the bags by scanning them all, split and
+/// sum every candidate's vector, then score and fuse. No index, nothing
+/// kept between queries.
 /// A tool as the naive side sees it: name, description, hint, input schema.
 type NaiveTool = (String, String, String, serde_json::Value);
 
+/// What the naive side reads of a tool: the stems of its name, text and
+/// params, its vector words, and its bag.
+type NaiveFields = ([BTreeSet<String>; 3], Vec<String>, Vec<String>);
+
 fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
-    use disclose::internals::contract4::{DIMENSIONS, add_rows, pieces};
-    use disclose::internals::search::{STOPWORDS, isqrt, weight};
+    use disclose::internals::contract4::{DIMENSIONS, add_rows};
+    use disclose::internals::search::{STOPWORDS, fuse, isqrt, pieces, saturation, weight};
     use disclose::internals::stem::stem;
     let query = query.trim();
     let n = tools.len();
     let stop = |w: &String| STOPWORDS.contains(&w.as_str());
-    let fields: Vec<([BTreeSet<String>; 3], Vec<String>)> = tools
+    let fields: Vec<NaiveFields> = tools
         .iter()
         .map(|(name, text, _, schema)| {
             let mut params = Vec::new();
@@ -103,7 +143,11 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
                 .filter(|w| !stop(w))
                 .cloned()
                 .collect();
-            ([stems(&name), stems(&text), stems(&params)], vector_words)
+            let bag = (text.iter().chain(&params))
+                .filter(|w| !stop(w))
+                .map(|w| stem(w).into_owned())
+                .collect();
+            ([stems(&name), stems(&text), stems(&params)], vector_words, bag)
         })
         .collect();
     let mut asked: Vec<String> = Vec::new();
@@ -115,7 +159,7 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
     // `df` and `dfv` counted in one pass over every candidate, per query.
     let mut df_of: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     let mut dfv_of: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for ([name, text, params], words) in &fields {
+    for ([name, text, params], words, _) in &fields {
         let held: BTreeSet<&str> = name
             .iter()
             .chain(text)
@@ -136,6 +180,7 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
         .map(|w| stem(w).into_owned())
         .filter(|t| df(t) > 0)
         .collect();
+    let total: u64 = fields.iter().map(|(_, _, bag)| bag.len() as u64).sum();
     let weights: Vec<(String, u64)> = stems
         .into_iter()
         .map(|t| {
@@ -159,21 +204,29 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
     let vq = vector(&asked);
     let nq = isqrt(dot(&vq, &vq) as u128) as i128;
     let lex: Vec<u64> = (fields.iter())
-        .map(|([name, text, params], _)| {
+        .map(|([name, text, params], _, bag)| {
             (weights.iter())
                 .map(|(t, w)| {
-                    w * (3 * u64::from(name.contains(t))
-                        + u64::from(text.contains(t))
-                        + 2 * u64::from(params.contains(t)))
+                    let part = if t.chars().any(is_cjk) {
+                        let tf = bag.iter().filter(|s| *s == t).count() as u32;
+                        3072 * u64::from(name.contains(t))
+                            + saturation(tf, bag.len() as u32, total, n)
+                    } else {
+                        1024 * (3 * u64::from(name.contains(t))
+                            + u64::from(text.contains(t))
+                            + 2 * u64::from(params.contains(t)))
+                    };
+                    w * part
                 })
                 .sum()
         })
         .collect();
+    let with_vector = asked.iter().filter(|w| !pieces(w).is_empty()).count();
     let most = lex.iter().copied().max().unwrap_or(0);
     let mut hits: Vec<(i128, &NaiveTool)> = tools
         .iter()
         .zip(fields.iter().zip(&lex))
-        .filter_map(|(tool, ((_, words), lex))| {
+        .filter_map(|(tool, ((_, words, _), lex))| {
             let vc = vector(words);
             let nc = isqrt(dot(&vc, &vc) as u128) as i128;
             let cos = if nq > 0 && nc > 0 {
@@ -181,7 +234,7 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
             } else {
                 0
             };
-            let score = (1024 * lex).checked_div(most).map_or(0, i128::from) + 3 * cos;
+            let score = fuse(*lex, most, cos, with_vector, asked.len());
             (score > 0).then_some((score, tool))
         })
         .collect();
@@ -367,12 +420,70 @@ fn q1_first_query(c: &mut Criterion) {
     group.finish();
 }
 
+/// P9: `describe` over 1,000 tools described in Chinese against the same
+/// tools described in English, each asked the same eight tasks in its
+/// language. Each iteration is a fresh run of the salted catalog (every
+/// description salted, so the search memo cannot serve a build; admitting
+/// is the setup, not timed) answering the eight: the first builds the
+/// run's search (every text's words, the CJK ones cut into characters and
+/// pairs), then each ranks. The CJK path must cost only where CJK text is.
+fn p9_chinese(c: &mut Criterion) {
+    use bilingual::Language;
+    let salt = AtomicU64::new(0);
+    let mut group = c.benchmark_group("P9_chinese");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(5));
+    for (side, language) in [
+        ("chinese", Language::Chinese),
+        ("english", Language::English),
+    ] {
+        let decls = bilingual::decls(1_000, language);
+        let queries = bilingual::queries(language);
+        let salted = || {
+            let n = salt.fetch_add(1, Ordering::Relaxed);
+            let mut decls = decls.clone();
+            for decl in &mut decls {
+                decl.description = format!("{} Salt {n}.", decl.description);
+            }
+            started(&decls)
+        };
+        // Every task finds something on both sides, or the two sides would
+        // not do the same work; and the answer is the naive ranking's.
+        let run = salted();
+        let tools: Vec<NaiveTool> = (run.offered_tools())
+            .map(|t| {
+                let (name, text) = (t.name().to_string(), t.description().to_string());
+                (name, text, t.hint().to_string(), t.input_schema().clone())
+            })
+            .collect();
+        for query in queries {
+            let answer = run.describe(query).unwrap_or_default();
+            assert!(answer.contains("closest matches"), "{query}: {answer}");
+            assert_eq!(answer, naive_describe(&tools, query), "{query}");
+        }
+        group.bench_function(side, |b| {
+            b.iter_batched_ref(
+                salted,
+                |run| {
+                    for query in queries {
+                        black_box(run.describe(black_box(query)).ok());
+                    }
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     p2_render,
     p3_describe,
     p4_fit,
     p6_admission,
-    q1_first_query
+    q1_first_query,
+    p9_chinese
 );
 criterion_main!(benches);

@@ -162,6 +162,10 @@ fn every_mutant_is_caught_and_named_in_the_header() {
         ("hint-cut", Some("hint")),
         ("no-idf", Some("describe")),
         ("nondeterministic", Some("I3")),
+        ("no-cjk-split", Some("describe")),
+        ("cjk-vectors", Some("describe")),
+        ("unscaled-cosine", Some("describe")),
+        ("cjk-by-presence", Some("describe")),
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
         let save = dir.path().to_str().expect("UTF-8 path");

@@ -64,7 +64,7 @@ fn main() {
         too_few_outputs_are_errored,
         an_errored_answer_keeps_the_process,
         contract_1_ends_that_implementation_only,
-        earlier_contracts_alone_are_refused_against_a_contract_4_corpus,
+        earlier_contracts_alone_are_refused_against_a_contract_5_corpus,
         validate_protocol_catches_an_extra_field,
         an_expected_failure_keeps_the_run_green,
         stale_entries_and_unexpected_passes_fail,
@@ -343,7 +343,7 @@ fn serve_speaks_the_protocol_by_hand() {
     assert_eq!(replies.len(), 3, "{replies:?}");
     valid("hello_reply.schema.json", &replies[0]);
     assert_eq!(replies[0]["implementation"]["name"], "disclose");
-    assert_eq!(replies[0]["contract"], json!([4]));
+    assert_eq!(replies[0]["contract"], json!([5]));
     valid("outputs.schema.json", &replies[1]);
     assert_eq!(
         replies[1],
@@ -395,7 +395,7 @@ fn version_names_the_contract() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        format!("disclose {} (contract 4)\n", env!("CARGO_PKG_VERSION"))
+        format!("disclose {} (contract 5)\n", env!("CARGO_PKG_VERSION"))
     );
 }
 
@@ -573,17 +573,18 @@ fn an_errored_answer_keeps_the_process() {
     assert_eq!(run.last_line(), "3 passed, 0 failed, 1 errored");
 }
 
-/// An implementation of contract 2 (keywords only) or of contract 3 (the
-/// distilled vectors, a params hit 1) runs none of a contract-4 corpus.
-fn earlier_contracts_alone_are_refused_against_a_contract_4_corpus() {
-    for contract in [2, 3] {
+/// An implementation of contract 2 (keywords only), of contract 3 (the
+/// distilled vectors, a params hit 1) or of contract 4 (no CJK text) runs
+/// none of a contract-5 corpus.
+fn earlier_contracts_alone_are_refused_against_a_contract_5_corpus() {
+    for contract in [2, 3, 4] {
         let project = Project::new();
         let behaviour = format!("contract{contract}");
         let run = project.check(&["--impl", &adapter(&behaviour, ""), "--impl", &serve()]);
         let out = run.stdout();
         assert_eq!(run.code(), Some(1), "{out}");
         assert!(
-            out.contains(&format!("\nERRORED adapter: its hello says it follows contract [{contract}]; this corpus is blessed against contract 4, so none of its cases were run\n")),
+            out.contains(&format!("\nERRORED adapter: its hello says it follows contract [{contract}]; this corpus is blessed against contract 5, so none of its cases were run\n")),
             "{out}"
         );
         assert!(project.sent().is_empty());
@@ -601,7 +602,7 @@ fn contract_1_ends_that_implementation_only() {
     // One message, not one per case.
     assert_eq!(out.matches("contract [1]").count(), 2, "{out}");
     assert!(
-        out.contains("\nERRORED adapter: its hello says it follows contract [1]; this corpus is blessed against contract 4, so none of its cases were run\n"),
+        out.contains("\nERRORED adapter: its hello says it follows contract [1]; this corpus is blessed against contract 5, so none of its cases were run\n"),
         "{out}"
     );
     assert!(project.sent().is_empty());
@@ -785,7 +786,7 @@ fn a_matrix_of_two_and_its_reports() {
         serde_json::from_str(&fs::read_to_string(project.path("out/report.json")).unwrap())
             .unwrap();
     assert_eq!(report["format"], 1);
-    assert_eq!(report["contract"], 4);
+    assert_eq!(report["contract"], 5);
     assert_eq!(
         report["totals"],
         json!({"passed": 7, "failed": 1, "errored": 0, "skipped": 0, "expected": 0})
@@ -840,8 +841,8 @@ fn a_matrix_of_two_and_its_reports() {
     let named = |text: String| text.replace(&exe, "ADAPTER").replace(DISCLOSE, "DISCLOSE");
     insta::assert_snapshot!(named(out), @r#"
     implementations:
-      disclose: disclose 0.1.0 (rust), contract [4] (DISCLOSE serve)
-      adapter: adapter 0.0.1 (rust), contract [4] (ADAPTER wrong suite/delta)
+      disclose: disclose 0.1.0 (rust), contract [5] (DISCLOSE serve)
+      adapter: adapter 0.0.1 (rust), contract [5] (ADAPTER wrong suite/delta)
     cells: pass; expected (failed or skipped as --expect says); FAIL; XPASS (passed, but --expect says otherwise); SKIP (skipped, not in --expect); ERRORED. Uppercase fails the run.
 
     case           disclose  adapter
@@ -930,7 +931,7 @@ fn a_matrix_of_two_and_its_reports() {
           }
         }
       ],
-      "contract": 4,
+      "contract": 5,
       "corpus": "corpora",
       "format": 1,
       "golden": "golden",
@@ -940,7 +941,7 @@ fn a_matrix_of_two_and_its_reports() {
           "expect": null,
           "hello": {
             "contract": [
-              4
+              5
             ],
             "homepage": null,
             "language": "rust",
@@ -964,7 +965,7 @@ fn a_matrix_of_two_and_its_reports() {
           "expect": null,
           "hello": {
             "contract": [
-              4
+              5
             ],
             "homepage": null,
             "language": "rust",

@@ -125,7 +125,7 @@ fn check_through_the_python_adapter_passes_every_case() {
         .expect("check --impl runs");
     let text = passed("check --impl (python)", output);
     assert!(
-        text.contains("disclose (Python): 141 passed, 0 failed"),
+        text.contains("disclose (Python): 150 passed, 0 failed"),
         "{text}"
     );
 }
@@ -177,10 +177,10 @@ fn a_fresh_venv_checks_without_cargo() {
         .output()
         .expect("disclose check runs");
     let text = passed("the wheel's disclose check", output);
-    assert!(text.contains("142 passed, 0 failed"), "{text}");
+    assert!(text.contains("151 passed, 0 failed"), "{text}");
     let import = Command::new(fresh.join("bin/python"))
         .args(["-c", "import disclose; print(disclose.CONTRACT_VERSION)"])
         .output()
         .expect("python runs");
-    assert_eq!(passed("import disclose", import).trim(), "4");
+    assert_eq!(passed("import disclose", import).trim(), "5");
 }

@@ -1,10 +1,12 @@
-//! Property tests of `describe`'s ranking (SPEC §5, contract version 4),
+//! Property tests of `describe`'s ranking (SPEC §5, contract version 5),
 //! on generated catalogs and queries, against the test kit's readable
 //! model of §5 (`disclose_testkit::model::ranking`, the fuzzer's reference
-//! too): the words (with the camelCase split), the 75 stopwords, the three
-//! fields with the params, `df` over stems and `dfv` over words, the
-//! weight, the WordPiece split, the vectors, `isqrt`, the floored cosine,
-//! the fusion and the order, all written apart from the library. Only
+//! too): the words (with the camelCase split and the CJK characters and
+//! pairs), the 75 stopwords, the three fields with the params, `df` over
+//! stems and `dfv` over words, the weight, the parts (by presence, or a
+//! CJK stem's saturated occurrences), the WordPiece split (none for a CJK
+//! word), the vectors, `isqrt`, the floored cosine, the fusion with the
+//! cosine in proportion and the order, all written apart from the library. Only
 //! `stem` is the library's: it is pinned line by line by
 //! `contract4/stems.tsv` (tests/contract4.rs). The ranking is read from
 //! `describe`'s output, the bytes a model sees.
@@ -13,8 +15,8 @@
 
 use std::collections::BTreeSet;
 
-use disclose::internals::contract4::pieces;
-use disclose::internals::search::{STOPWORDS, floor_div, isqrt, weight};
+use disclose::internals::contract4;
+use disclose::internals::search::{STOPWORDS, floor_div, isqrt, pieces, saturation, weight};
 use disclose::{Approval, Catalog, Effect, Mode, Profile, Run, ShelfSkill, ToolDecl};
 use disclose_testkit::model::{self, Candidate, Search};
 use proptest::collection::vec;
@@ -97,6 +99,29 @@ const VOCABULARY: &[&str] = &[
     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 ];
 
+/// Words of texts and queries only (a name of them is refused), for
+/// contract 5: Chinese, Japanese and Korean runs that share characters and
+/// pairs, a run glued to Latin letters, kana, Hangul, and the characters at
+/// the ranges' ends (U+9FFF is CJK, U+A000 and U+3005 are alphanumeric and
+/// not).
+const CJK_VOCABULARY: &[&str] = &[
+    "读取文件",
+    "文件",
+    "读取文件的全部内容",
+    "创建会议",
+    "会议",
+    "日历中的会议",
+    "mcp服务器",
+    "服务器",
+    "ファイルを読む",
+    "ファイル",
+    "파일 읽기",
+    "파일",
+    "\u{9FFF}\u{9FFF}",
+    "\u{A000}\u{9FFF}",
+    "人々",
+];
+
 /// A declaration: a tool (origin, raw name, text, effect, params) or a
 /// skill.
 #[derive(Clone, Debug)]
@@ -139,8 +164,15 @@ fn name() -> impl Strategy<Value = String> {
     (phrase(1, 3), select(&["_", "-", ""][..])).prop_map(|(words, sep)| words.join(sep))
 }
 
+/// Words of a text or a query: any of [`VOCABULARY`] or
+/// [`CJK_VOCABULARY`], CJK ones one time in three.
+fn words(min: usize, max: usize) -> impl Strategy<Value = Vec<&'static str>> {
+    let word = prop_oneof![2 => select(VOCABULARY), 1 => select(CJK_VOCABULARY)];
+    vec(word, min..=max)
+}
+
 fn text() -> impl Strategy<Value = String> {
-    phrase(1, 6).prop_map(|w| w.join(" "))
+    words(1, 6).prop_map(|w| w.join(" "))
 }
 
 fn decl() -> impl Strategy<Value = Decl> {
@@ -158,8 +190,19 @@ fn decl() -> impl Strategy<Value = Decl> {
 }
 
 fn query() -> impl Strategy<Value = String> {
-    let extra = select(&["zebra", "the", "a", "ISSUE", "getIssue", "list_issues"][..]);
-    (phrase(1, 3), vec(extra, 0..2))
+    let extra = select(
+        &[
+            "zebra",
+            "the",
+            "a",
+            "ISSUE",
+            "getIssue",
+            "list_issues",
+            "文件",
+            "会",
+        ][..],
+    );
+    (words(1, 3), vec(extra, 0..2))
         .prop_map(|(mut words, extra)| {
             words.extend(extra);
             words.join(" ")
@@ -327,7 +370,7 @@ proptest! {
     #[test]
     fn equal_words_tie_in_name_order(
         decls in vec(decl(), 0..16),
-        twin in (phrase(2, 3), phrase(1, 5)),
+        twin in (phrase(2, 3), words(1, 5)),
         q in query(),
     ) {
         let (name_words, text_words) = twin;
@@ -403,7 +446,8 @@ proptest! {
     }
 
     /// `pieces` is the greedy split written here, on words drawn from
-    /// vocabulary fragments, ASCII, other scripts and long runs.
+    /// vocabulary fragments, ASCII, other scripts and long runs; a CJK
+    /// word has none, though the vocabulary splits some.
     #[test]
     fn pieces_are_the_greedy_split(
         parts in vec(prop_oneof![
@@ -419,6 +463,11 @@ proptest! {
         }
         let want: Vec<u32> = model::pieces(&word).into_iter().map(|p| p as u32).collect();
         prop_assert_eq!(pieces(&word), want, "{:?}", word);
+        let split: Vec<u32> = model::wordpiece(&word).into_iter().map(|p| p as u32).collect();
+        prop_assert_eq!(contract4::pieces(&word), split, "{:?}", word);
+        if model::is_cjk_word(&word) {
+            prop_assert!(pieces(&word).is_empty());
+        }
     }
 
     /// `isqrt(x)² ≤ x < (isqrt(x)+1)²` on any u128.
@@ -429,6 +478,27 @@ proptest! {
             prop_assert!(r.checked_mul(r).is_some_and(|s| s <= x), "{x}: {r}");
             prop_assert!((r + 1).checked_mul(r + 1).is_none_or(|s| x < s), "{x}: {r}");
             prop_assert_eq!(r, model::isqrt(x));
+        }
+    }
+
+    /// `sat(t, c)` is the spec's quotient, below 2253, rising with `tf`
+    /// and falling as the bag grows.
+    #[test]
+    fn saturation_is_the_spec_s_quotient(
+        tf in 0u32..1000,
+        len in 0u32..10_000,
+        extra in 0u64..1_000_000,
+        n in 1usize..10_000,
+    ) {
+        let total = u64::from(len) + extra;
+        prop_assume!(tf <= len);
+        let sat = saturation(tf, len, total, n);
+        let want = model::sat(u128::from(tf), u128::from(len), u128::from(total), n as u128);
+        prop_assert_eq!(u128::from(sat), want);
+        prop_assert!(sat < 2253);
+        if tf >= 1 {
+            prop_assert!(saturation(tf + 1, len + 1, total + 1, n) >= saturation(tf, len + 1, total + 1, n));
+            prop_assert!(saturation(tf, len + 1, total + 1, n) <= saturation(tf, len, total + 1, n));
         }
     }
 

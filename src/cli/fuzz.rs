@@ -38,7 +38,8 @@ pub struct FuzzArgs {
     /// Plant a deliberately broken rule in the library for this run: the
     /// run must fail. Needs a build with `--features mutants` [possible
     /// values: marker-budget, integral-float, hint-cut, no-idf, no-stem,
-    /// no-params, no-vectors, truncating-division, nondeterministic]
+    /// no-params, no-vectors, truncating-division, nondeterministic,
+    /// no-cjk-split, cjk-vectors, unscaled-cosine, cjk-by-presence]
     #[arg(long, value_name = "NAME", value_parser = mutant_name)]
     pub mutant: Option<String>,
 }

@@ -5,7 +5,7 @@
 //! with [`ENV`] set, so it needs nothing installed and is never shipped.
 //!
 //! `ADAPTER BEHAVIOUR [CASE]`: the behaviour applies to CASE only (to every
-//! case for `skip-all`, to the hello for `contract1`, `contract2` and `contract3`; `crash-for-good`
+//! case for `skip-all`, to the hello for `contract1` to `contract4`; `crash-for-good`
 //! crashes on CASE and then refuses every restart; `strict` answers CASE
 //! wrongly and every case only after [`STRICT_WAIT`], and exits 3 if the
 //! harness sent anything more meanwhile: one run in flight). Every message
@@ -86,6 +86,7 @@ pub fn main(args: &[String]) -> ! {
                     "contract1" => 1,
                     "contract2" => 2,
                     "contract3" => 3,
+                    "contract4" => 4,
                     _ => u64::from(disclose::CONTRACT_VERSION),
                 };
                 say(

@@ -159,7 +159,10 @@ pub mod internals {
     }
     /// SPEC §5: the ranking's parts.
     pub mod search {
-        pub use crate::search::{Candidate, STOPWORDS, SearchIndex, dot, floor_div, isqrt, weight};
+        pub use crate::search::{
+            Candidate, STOPWORDS, SearchIndex, Signals, dot, floor_div, fuse, isqrt, pieces,
+            saturation, weight,
+        };
     }
     /// SPEC §5 `stem`: Snowball 3 English.
     pub mod stem {
@@ -169,7 +172,7 @@ pub mod internals {
     /// plants a broken rule (the test kit's `mutants`).
     #[cfg(feature = "mutants")]
     pub mod seam {
-        pub use crate::seam::planted::{Planted, Properties, plant};
+        pub use crate::seam::planted::{Fuse, Planted, Properties, plant};
     }
 }
 
@@ -202,7 +205,7 @@ pub const NAME_MAX_BYTES: usize = 64;
 /// The version of the contract (SPEC §17) this library implements and the
 /// shipped corpus is blessed against. `disclose --version` prints it, and
 /// `disclose check --impl` runs only implementations whose `hello` lists it.
-pub const CONTRACT_VERSION: u32 = 4;
+pub const CONTRACT_VERSION: u32 = 5;
 
 /// The name of the guide door.
 pub const DESCRIBE: &str = "describe";

@@ -35,7 +35,7 @@ mod real {
     pub(crate) use crate::search::built;
     pub(crate) use crate::search::properties;
     pub(crate) use crate::search::words;
-    pub(crate) use crate::search::{cosine, weight};
+    pub(crate) use crate::search::{cosine, fuse, pieces, saturates, split_cjk, weight};
     pub(crate) use crate::stem::stem;
 }
 
@@ -52,6 +52,10 @@ pub mod planted {
 
     /// SPEC §5's source of a candidate's params, given its schema.
     pub type Properties = fn(Option<&Value>) -> Option<&Map<String, Value>>;
+
+    /// SPEC §5's fused score, given `lex(c)`, `L`, `cos(c)`, `|Qv|` and
+    /// `|Q|`.
+    pub type Fuse = fn(u64, u64, i128, usize, usize) -> i128;
 
     /// Broken rules to call instead of the library's, each `None` for the
     /// rule itself. Each takes what the rule takes.
@@ -75,6 +79,19 @@ pub mod planted {
         pub properties: Option<Properties>,
         /// SPEC §5: `cos(c)` of a dot product and the two norms.
         pub cosine: Option<fn(i128, i128, i128) -> i128>,
+        /// SPEC §5 (contract 5): one word found by the rule, lowercased,
+        /// written to the string as the words it becomes, each followed
+        /// by a space (a CJK segment's characters and pairs).
+        pub split_cjk: Option<fn(&str, &mut String)>,
+        /// SPEC §5: `pieces(w)`, as vocabulary lines (none for a CJK
+        /// word, contract 5).
+        pub pieces: Option<fn(&str) -> Vec<u32>>,
+        /// SPEC §5 (contract 5): whether a query stem counts its
+        /// saturated occurrences (a CJK word) rather than its presence.
+        pub saturates: Option<fn(&str) -> bool>,
+        /// SPEC §5: the fused score of `lex(c)`, `L`, `cos(c)`, `|Qv|` and
+        /// `|Q|`.
+        pub fuse: Option<Fuse>,
     }
 
     thread_local! {
@@ -159,6 +176,34 @@ pub mod planted {
         match planted().and_then(|p| p.cosine) {
             Some(broken) => broken(product, query_norm, norm),
             None => crate::search::cosine(product, query_norm, norm),
+        }
+    }
+
+    pub(crate) fn split_cjk(word: &str, out: &mut String) {
+        match planted().and_then(|p| p.split_cjk) {
+            Some(broken) => broken(word, out),
+            None => crate::search::split_cjk(word, out),
+        }
+    }
+
+    pub(crate) fn pieces(word: &str) -> Vec<u32> {
+        match planted().and_then(|p| p.pieces) {
+            Some(broken) => broken(word),
+            None => crate::search::pieces(word),
+        }
+    }
+
+    pub(crate) fn saturates(stem: &str) -> bool {
+        match planted().and_then(|p| p.saturates) {
+            Some(broken) => broken(stem),
+            None => crate::search::saturates(stem),
+        }
+    }
+
+    pub(crate) fn fuse(lex: u64, most: u64, cos: i128, with_vector: usize, words: usize) -> i128 {
+        match planted().and_then(|p| p.fuse) {
+            Some(broken) => broken(lex, most, cos, with_vector, words),
+            None => crate::search::fuse(lex, most, cos, with_vector, words),
         }
     }
 

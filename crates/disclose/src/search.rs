@@ -1,9 +1,12 @@
-//! `describe`'s ranking (SPEC §5, contract version 4): the seed's D22
+//! `describe`'s ranking (SPEC §5, contract version 5): the seed's D22
 //! keyword weights (a name hit 3, a params hit 2, a text hit 1) times how rare
 //! the stem is among this run's candidates, over Snowball 3 stems of the
 //! name, the text and the params; fused with three times the cosine of
 //! fitted static int8 word vectors ([`crate::contract4`]), so a tool is found when the query
-//! uses other words than it does. Integers only: every implementation
+//! uses other words than it does. Chinese, Japanese and Korean text is read
+//! as characters and overlapping pairs, which have no vector and count by
+//! their saturated occurrences; the cosine counts in proportion to the
+//! query words that have a vector. Integers only: every implementation
 //! ranks identically.
 //!
 //! A started run makes its [`SearchIndex`] at its first ranked query: the
@@ -38,10 +41,10 @@ mod words;
 pub(crate) use lexicon::Lexicon;
 pub(crate) use lexicon::words;
 pub(crate) use memo::built;
-pub(crate) use score::{Built, cosine};
-pub use score::{dot, floor_div, isqrt, weight};
-pub use words::STOPWORDS;
-pub(crate) use words::properties;
+pub(crate) use score::{Built, cosine, saturates};
+pub use score::{Signals, dot, floor_div, fuse, isqrt, saturation, weight};
+pub use words::{STOPWORDS, pieces};
+pub(crate) use words::{properties, split_cjk};
 
 /// A candidate of the search (SPEC §5): a tool the run is offered (the
 /// doors included) or a skill, as declared.
@@ -57,7 +60,7 @@ pub struct Candidate<'a> {
 }
 
 /// The search of one started run over its candidates (SPEC §5, contract
-/// version 4).
+/// version 5).
 ///
 /// Making it tokenizes, stems and splits every candidate's words and sums
 /// their vectors; a run makes it at its first ranked query, so admission
@@ -87,8 +90,8 @@ impl SearchIndex {
     }
 
     /// Each candidate's `lex(c)` and `cos(c)` for the trimmed `query`, in
-    /// candidate order: the two signals before they are fused.
-    pub fn parts(&self, query: &str) -> Vec<(u64, i128)> {
+    /// candidate order, and `|Q|` and `|Qv|`: what is fused.
+    pub fn parts(&self, query: &str) -> Signals {
         self.built.parts(query)
     }
 
@@ -139,7 +142,7 @@ mod tests {
     /// The keyword half alone: the candidates with `lex > 0`, by `lex`
     /// descending, then name.
     fn by_keyword<'a>(index: &SearchIndex, query: &str, names: &[&'a str]) -> Vec<&'a str> {
-        let mut hits: Vec<(u64, &str)> = (index.parts(query).into_iter().zip(names))
+        let mut hits: Vec<(u64, &str)> = (index.parts(query).signals.into_iter().zip(names))
             .filter(|((lex, _), _)| *lex > 0)
             .map(|((lex, _), name)| (lex, *name))
             .collect();
@@ -207,9 +210,9 @@ mod tests {
         let names = ["now", "other"];
         let index = SearchIndex::new(candidates);
         // N = 2, df(timezon) = 1: weight ⌊9/1⌋ → 4, a params hit 2
-        // (contract 4), so lex is 8.
+        // (contract 4) scaled by 1024 (contract 5), so lex is 8192.
         assert_eq!(by_keyword(&index, "timezones", &names), ["now"]);
-        assert_eq!(index.parts("timezones")[0].0, 8);
+        assert_eq!(index.parts("timezones").signals[0].0, 8192);
         assert_eq!(by_keyword(&index, "iana", &names), ["now"]);
         // A key whose value is not an object is a key still; `true` is not
         // a description.
@@ -217,32 +220,69 @@ mod tests {
     }
 
     #[test]
-    fn the_fused_score_is_the_scaled_keyword_plus_three_cosines() {
+    fn the_fused_score_is_the_scaled_keyword_plus_the_cosine_in_proportion() {
         let (index, _) = indexed(&[
             ("get_elevation", "Elevation of a point."),
-            ("send_mail", "Sends mail."),
+            ("send_mail", "Sends mail. 发送邮件"),
             ("mail_merge", "Merges mail."),
         ]);
-        for query in ["mail", "altitude of a hill", "elevation mail"] {
+        // |Qv| of |Q|: every word has a vector, so 3·cos as in contract 4;
+        // `发送`'s four CJK words have none, so 3·cos·1/5; none has one.
+        for (query, with_vector, words) in [
+            ("mail", 1, 1),
+            ("altitude of a hill", 2, 2),
+            ("elevation mail", 2, 2),
+            ("mail 发送", 1, 4),
+            ("发送", 0, 3),
+        ] {
             let parts = index.parts(query);
-            let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
-            let want: Vec<i128> = (parts.iter())
-                .map(|&(lex, cos)| (1024 * lex).checked_div(most).map_or(0, i128::from) + 3 * cos)
+            assert_eq!((parts.with_vector, parts.words), (with_vector, words));
+            let most = parts.signals.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
+            let want: Vec<i128> = (parts.signals.iter())
+                .map(|&(lex, cos)| {
+                    let keyword = (1024 * lex).checked_div(most).map_or(0, i128::from);
+                    keyword + (3 * cos * with_vector as i128).div_euclid(words as i128)
+                })
                 .collect();
             assert_eq!(index.scores(query), want, "{query}");
+            if with_vector == 0 {
+                assert!(parts.signals.iter().all(|(_, cos)| *cos == 0), "{query}");
+            }
         }
     }
 
     #[test]
-    fn a_word_no_candidate_holds_still_has_a_vector() {
-        // No stem is shared, so lex is 0 for both, L = 0; the cosine alone
-        // can rank, and does for a word with pieces.
+    fn a_chinese_query_finds_a_chinese_description() {
         let (index, names) = indexed(&[
-            ("get_elevation", "Elevation of a point."),
-            ("send_mail", "Sends mail."),
+            ("read_file", "读取文件的全部内容"),
+            ("create_event", "在日历中创建一个新的会议"),
+            ("other", "Lists things."),
         ]);
-        let scores = index.scores("altitude");
-        assert!(scores.iter().any(|s| *s != 0), "{scores:?}");
-        assert!(by_keyword(&index, "altitude", &names).is_empty());
+        assert_eq!(ranked(&index, "读取文件", &names), ["read_file"]);
+        assert_eq!(
+            ranked(&index, "帮我安排一个会议", &names)[0],
+            "create_event"
+        );
+        // A CJK stem counts its saturated occurrences: N = 3, the bags'
+        // lengths 17, 23 and 2 (`lists`, `things`), total 42. `读取` is in
+        // read_file's bag once, df 1, weight ⌊16/1⌋ → 5: sat is
+        // ⌊22528·42 / (420 + 126 + 9·17·3)⌋ = ⌊946176 / 1005⌋ = 941.
+        let parts = index.parts("读取");
+        assert_eq!(parts.signals[0].0, 5 * 941 * 3);
+        assert_eq!(parts.signals[1].0, 0);
+    }
+
+    #[test]
+    fn a_name_hit_of_a_cjk_stem_counts_3072() {
+        // `会议` in the name of the one, in the text of the other.
+        let (index, _) = indexed(&[("会议助手", "安排"), ("calendar", "会议")]);
+        let lex: Vec<u64> = (index.parts("会议").signals.iter())
+            .map(|(lex, _)| *lex)
+            .collect();
+        // The query's stems are 会, 会议 and 议, each held by both: N = 2,
+        // df 2, weight ⌊9/4⌋ → 2. Bags: 安排's 3 words and 会议's 3,
+        // total 6; each stem once in the second: sat ⌊22528·6 / (60 + 18
+        // + 9·3·2)⌋ = ⌊135168 / 132⌋ = 1024. The name holds each: 3072.
+        assert_eq!(lex, [3 * 2 * 3072, 3 * 2 * 1024]);
     }
 }

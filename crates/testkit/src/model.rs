@@ -1,4 +1,4 @@
-//! The readable model of SPEC §4 and §5, the one reference both the
+//! The readable model of SPEC §4 and §5 (contract 5), the one reference both the
 //! fuzzer (`fuzzing`'s hint, index and describe checks) and the tests
 //! (`tests/properties.rs`, `tests/ranking.rs`) compare the library with; and
 //! the source of the test kit's broken rules (`mutants`).
@@ -31,8 +31,8 @@ pub use index::{
     CEILING, Dormant, HEADER, Line, Packed, hint, index, index_bytes, marker, pack, render, room,
     stable_order,
 };
-pub use ranking::{Candidate, DOORS, HITS, QUERY_MAX, Search, floor, isqrt, weight};
-pub use words::{STOPWORDS, pieces, word_list, words};
+pub use ranking::{Candidate, DOORS, HITS, QUERY_MAX, Search, floor, isqrt, sat, weight};
+pub use words::{CJK, STOPWORDS, is_cjk, is_cjk_word, pieces, word_list, wordpiece, words};
 
 /// SPEC §3: the names that are resident when admitted as tools, in order.
 pub const RESIDENT: [&str; 7] = [

@@ -49,11 +49,23 @@ pub enum Mutant {
     /// tool's digest mixes in how many tools this thread has admitted), so
     /// replaying a session twice gives different bytes.
     Nondeterministic,
+    /// SPEC §5 (contract 5): a run of CJK characters stays one word, as in
+    /// contract 4 (no characters, no pairs, no cut at the script).
+    NoCjkSplit,
+    /// SPEC §5 (contract 5): a CJK word gets its WordPiece pieces, so a
+    /// vector.
+    CjkVectors,
+    /// SPEC §5 (contract 5): the fusion adds `3·cos`, however few query
+    /// words have a vector.
+    UnscaledCosine,
+    /// SPEC §5 (contract 5): a CJK stem counts by its presence in each
+    /// field, as a whole word does, not by its saturated occurrences.
+    CjkByPresence,
 }
 
 impl Mutant {
     /// Every mutant, in the order `disclose fuzz --mutant` lists them.
-    pub const ALL: [Mutant; 9] = [
+    pub const ALL: [Mutant; 13] = [
         Mutant::MarkerBudget,
         Mutant::IntegralFloat,
         Mutant::HintCut,
@@ -63,6 +75,10 @@ impl Mutant {
         Mutant::NoVectors,
         Mutant::TruncatingDivision,
         Mutant::Nondeterministic,
+        Mutant::NoCjkSplit,
+        Mutant::CjkVectors,
+        Mutant::UnscaledCosine,
+        Mutant::CjkByPresence,
     ];
 
     /// Its name on the command line.
@@ -77,6 +93,10 @@ impl Mutant {
             Mutant::NoVectors => "no-vectors",
             Mutant::TruncatingDivision => "truncating-division",
             Mutant::Nondeterministic => "nondeterministic",
+            Mutant::NoCjkSplit => "no-cjk-split",
+            Mutant::CjkVectors => "cjk-vectors",
+            Mutant::UnscaledCosine => "unscaled-cosine",
+            Mutant::CjkByPresence => "cjk-by-presence",
         }
     }
 
@@ -94,6 +114,12 @@ impl Mutant {
             Mutant::Nondeterministic => {
                 "an admitted tool's digest depends on how many tools were admitted before"
             }
+            Mutant::NoCjkSplit => "describe keeps a run of CJK characters as one word",
+            Mutant::CjkVectors => "describe gives CJK words their WordPiece vectors",
+            Mutant::UnscaledCosine => {
+                "describe adds 3 cosines however few query words have a vector"
+            }
+            Mutant::CjkByPresence => "describe counts a CJK stem by presence, not occurrences",
         }
     }
 
@@ -144,6 +170,22 @@ impl Mutant {
             },
             Mutant::Nondeterministic => Planted {
                 descriptor_digest: Some(broken::counted_digest),
+                ..none
+            },
+            Mutant::NoCjkSplit => Planted {
+                split_cjk: Some(broken::unsplit),
+                ..none
+            },
+            Mutant::CjkVectors => Planted {
+                pieces: Some(broken::wordpiece),
+                ..none
+            },
+            Mutant::UnscaledCosine => Planted {
+                fuse: Some(broken::unscaled_fuse),
+                ..none
+            },
+            Mutant::CjkByPresence => Planted {
+                saturates: Some(broken::never_saturates),
                 ..none
             },
         };
@@ -205,6 +247,42 @@ mod broken {
             return 0;
         }
         product.wrapping_mul(1024) / query_norm.wrapping_mul(norm).max(1)
+    }
+
+    /// SPEC §5 as contract 4 read it: a word holding CJK characters is
+    /// written as it is, one word.
+    pub(super) fn unsplit(word: &str, out: &mut String) {
+        out.push_str(word);
+        out.push(' ');
+    }
+
+    /// SPEC §5 without contract 5's clause: every word, CJK or not, gets
+    /// its WordPiece split (the model's), so `中` has a vector.
+    pub(super) fn wordpiece(word: &str) -> Vec<u32> {
+        (model::wordpiece(word).into_iter())
+            .map(|line| u32::try_from(line).unwrap_or(u32::MAX))
+            .collect()
+    }
+
+    /// SPEC §5's fusion as contract 4 wrote it: `⌊1024·lex/L⌋ + 3·cos`,
+    /// the cosine's share of the query words with a vector ignored.
+    pub(super) fn unscaled_fuse(
+        lex: u64,
+        most: u64,
+        cos: i128,
+        _with_vector: usize,
+        _words: usize,
+    ) -> i128 {
+        let keyword = match most {
+            0 => 0,
+            most => i128::from(lex) * 1024 / i128::from(most),
+        };
+        keyword + 3 * cos
+    }
+
+    /// SPEC §5 with every stem counted by presence, a CJK one too.
+    pub(super) fn never_saturates(_stem: &str) -> bool {
+        false
     }
 
     thread_local! {

@@ -31,6 +31,10 @@ fn catching(mutant: Mutant) -> &'static [&'static str] {
         Mutant::NoVectors => &["describe"],
         Mutant::TruncatingDivision => &["describe"],
         Mutant::Nondeterministic => &["I3"],
+        Mutant::NoCjkSplit => &["describe"],
+        Mutant::CjkVectors => &["describe"],
+        Mutant::UnscaledCosine => &["describe"],
+        Mutant::CjkByPresence => &["describe"],
     }
 }
 
@@ -119,10 +123,15 @@ fn the_mutants_break_what_they_say() {
             schema: None,
         }));
         let parts = index.parts(query);
-        parts.into_iter().map(|(lex, _)| lex).collect::<Vec<_>>()
+        parts
+            .signals
+            .into_iter()
+            .map(|(lex, _)| lex)
+            .collect::<Vec<_>>()
     };
-    assert_eq!(lex("common rare"), [6, 6, 6, 15]);
-    Mutant::NoIdf.plant(|| assert_eq!(lex("common rare"), [3, 3, 3, 3]));
+    // Each part scaled by 1024 (contract 5).
+    assert_eq!(lex("common rare"), [6144, 6144, 6144, 15360]);
+    Mutant::NoIdf.plant(|| assert_eq!(lex("common rare"), [3072; 4]));
 
     // `organizing` and `organize` share the stem `organiz` only.
     let organize = |query: &str| {
@@ -131,7 +140,7 @@ fn the_mutants_break_what_they_say() {
             text: "x",
             schema: None,
         }));
-        index.parts(query)[0].0
+        index.parts(query).signals[0].0
     };
     assert!(organize("organizing") > 0);
     Mutant::NoStem.plant(|| assert_eq!(organize("organizing"), 0));
@@ -151,7 +160,7 @@ fn the_mutants_break_what_they_say() {
                 schema: None,
             },
         ]);
-        index.parts("timezone")[0].0
+        index.parts("timezone").signals[0].0
     };
     assert!(timezone() > 0);
     Mutant::NoParams.plant(|| assert_eq!(timezone(), 0));
@@ -173,12 +182,83 @@ fn the_mutants_break_what_they_say() {
         ]);
         index
             .parts("altitude")
+            .signals
             .into_iter()
             .map(|(_, cos)| cos)
             .collect::<Vec<_>>()
     };
     assert!(cosines().iter().any(|c| *c != 0), "{:?}", cosines());
     Mutant::NoVectors.plant(|| assert_eq!(cosines(), [0, 0]));
+
+    // Contract 5. N = 3; the bags hold 17, 23 and 2 words, total 42.
+    let chinese = || {
+        SearchIndex::new([
+            Candidate {
+                name: "read_file",
+                text: "读取文件的全部内容",
+                schema: None,
+            },
+            Candidate {
+                name: "create_event",
+                text: "在日历中创建一个新的会议 (calendar)",
+                schema: None,
+            },
+            Candidate {
+                name: "other",
+                text: "Lists things.",
+                schema: None,
+            },
+        ])
+    };
+    // `读取`'s three words (读, 读取, 取) are each once in read_file's bag
+    // of 17, df 1, weight 5: sat ⌊22528·43 / (430 + 129 + 9·17·3)⌋ =
+    // ⌊968704 / 1018⌋ = 951 (the bags: 17, 24 with `calendar`, 2; total
+    // 43). The clause unsplit is one word, which `读取` does not match;
+    // by presence, each part is 1024.
+    let read = || chinese().parts("读取").signals[0].0;
+    assert_eq!(read(), 3 * 5 * 951);
+    Mutant::NoCjkSplit.plant(|| assert_eq!(read(), 0));
+    Mutant::CjkByPresence.plant(|| assert_eq!(read(), 3 * 5 * 1024));
+    // A CJK word has no vector: `中` alone, no cosine; planted, `中` has
+    // its vocabulary row.
+    let vectorless = || {
+        let parts = chinese().parts("中");
+        (
+            parts.with_vector,
+            parts.words,
+            parts.signals.iter().all(|(_, cos)| *cos == 0),
+        )
+    };
+    assert_eq!(vectorless(), (0, 1, true));
+    Mutant::CjkVectors.plant(|| assert_eq!(vectorless(), (1, 1, false)));
+    // `calendar 会议`: four words, one with a vector: the cosine counts a
+    // quarter, ⌊3·cos/4⌋; unscaled, 3·cos.
+    let fused = || {
+        let index = chinese();
+        let parts = index.parts("calendar 会议");
+        assert_eq!((parts.with_vector, parts.words), (1, 4));
+        let most = parts.signals.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
+        let keyword = |lex: u64| i128::from(lex) * 1024 / i128::from(most);
+        let cosines: Vec<i128> = parts.signals.iter().map(|(_, cos)| *cos).collect();
+        assert!(
+            cosines.iter().any(|cos| (3 * cos).rem_euclid(4) != 0),
+            "{cosines:?}"
+        );
+        let terms: Vec<(i128, i128)> = (parts.signals.iter())
+            .map(|&(lex, cos)| (keyword(lex), cos))
+            .collect();
+        (index.scores("calendar 会议"), terms)
+    };
+    let (scores, terms) = fused();
+    let quarter: Vec<i128> = terms
+        .iter()
+        .map(|(k, cos)| k + (3 * cos).div_euclid(4))
+        .collect();
+    assert_eq!(scores, quarter);
+    let (scores, terms) = Mutant::UnscaledCosine.plant(fused);
+    let whole: Vec<i128> = terms.iter().map(|(k, cos)| k + 3 * cos).collect();
+    assert_eq!(scores, whole);
+    assert_ne!(quarter, whole);
 }
 
 /// Each mutant, planted in the library (not in a reference), is caught
@@ -377,4 +457,57 @@ fn nondeterministic_admission_breaks_i3() {
         [("I3", first_tool)],
         "{breaches:?}"
     );
+}
+
+/// The sessions of `corpora/describe_v5/` that pin contract 5's rules
+/// (their abouts hold the scores, worked out apart from the library):
+/// each replays to its golden, and with the mutant that breaks its rule
+/// planted it does not.
+#[test]
+fn the_contract_5_sessions_fail_with_the_mutant_of_their_rule() {
+    let cases: [(Mutant, &[u8], &[u8]); 4] = [
+        (
+            Mutant::NoCjkSplit,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_chinese_query_finds_a_chinese_description.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_chinese_query_finds_a_chinese_description.txt"
+            ),
+        ),
+        (
+            Mutant::CjkVectors,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_query_of_cjk_words_alone_has_no_cosine.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_query_of_cjk_words_alone_has_no_cosine.txt"
+            ),
+        ),
+        (
+            Mutant::UnscaledCosine,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_mixed_query_counts_the_cosine_in_part.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_mixed_query_counts_the_cosine_in_part.txt"
+            ),
+        ),
+        (
+            Mutant::CjkByPresence,
+            include_bytes!(
+                "../../../corpora/describe_v5/a_short_text_holding_a_pair_twice_outranks_a_long_one_holding_it_once.jsonl"
+            ),
+            include_bytes!(
+                "../../../golden/describe_v5/a_short_text_holding_a_pair_twice_outranks_a_long_one_holding_it_once.txt"
+            ),
+        ),
+    ];
+    for (mutant, session, golden) in cases {
+        let session = parse(session).expect("a shipped session parses");
+        let transcript = || disclose_replay::transcript::encode(&replay(&session).steps);
+        assert_eq!(transcript().as_bytes(), golden, "{}", mutant.name());
+        let broken = mutant.plant(transcript);
+        assert_ne!(broken.as_bytes(), golden, "{}", mutant.name());
+    }
 }

@@ -24,7 +24,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::words::{is_stopword, tokenize};
-use crate::contract4::{DIMENSIONS, Vector, add_rows, pieces};
+use crate::contract4::{DIMENSIONS, Vector, add_rows};
 use crate::lookup::Lookup;
 use crate::seam;
 
@@ -46,8 +46,8 @@ pub(crate) struct Word {
     pub(crate) stem: u32,
     /// Whether it is one of the 75 stopwords (no vector word).
     pub(crate) stop: bool,
-    /// The sum of its WordPiece pieces' rows; `None` for a stopword or a
-    /// word without pieces (whose vector is zero).
+    /// The sum of its pieces' rows; `None` for a stopword or a word
+    /// without pieces (a CJK word among them: its vector is zero).
     row: Option<Box<Row>>,
     /// The largest magnitude of a component of `row` (0 without one).
     reach: i64,
@@ -81,6 +81,12 @@ impl Word {
     /// The largest magnitude of a component of the word's vector.
     pub(crate) fn reach(&self) -> i64 {
         self.reach
+    }
+
+    /// Whether the word has a vector: it is no stopword and its pieces
+    /// (SPEC §5, none for a CJK word) are not empty.
+    pub(crate) fn has_vector(&self) -> bool {
+        self.row.is_some()
     }
 }
 
@@ -208,7 +214,11 @@ impl Lexicon {
             }
         };
         let stop = is_stopword(word);
-        let row = if stop { None } else { row_of(&pieces(word)) };
+        let row = if stop {
+            None
+        } else {
+            row_of(&seam::pieces(word))
+        };
         let reach = row.as_ref().map_or(0, |row| {
             row.iter().map(|c| i64::from(*c).abs()).max().unwrap_or(0)
         });
@@ -276,6 +286,7 @@ pub(crate) fn words<R>(f: impl FnOnce(&mut Lexicon) -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::pieces;
     use crate::stem::stem;
 
     #[test]

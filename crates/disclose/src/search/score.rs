@@ -1,16 +1,20 @@
-//! SPEC §5's ranking as the spec reads it: what a run's candidates are to
-//! it ([`Built`]: the stems of each field, `df` over stems and `dfv` over
-//! vector words, each candidate's vector and norm), and for a query each
-//! candidate's `lex(c)`, `cos(c)` and fused `score(c)`; the integer
-//! formulas `weight`, `hit`, `isqrt`, the floored cosine.
+//! SPEC §5's ranking as the spec reads it (contract 5): what a run's
+//! candidates are to it ([`Built`]: the stems of each field with how often
+//! each is in a candidate's bag, each bag's length and their total, `df`
+//! over stems and `dfv` over vector words, each candidate's vector and
+//! norm), and for a query each candidate's `lex(c)`, `cos(c)` and fused
+//! `score(c)`; the integer formulas `weight`, `part` (a whole word by
+//! presence, a CJK stem by its saturated occurrences, `saturation`),
+//! `isqrt`, the floored cosine and `fuse`.
 //!
 //! It owns the arithmetic; it does not own the words (`words`), the order
 //! of the answer (`SearchIndex::rank`), or the two speed-ups fenced beside
 //! it: the narrow dot product (`narrow::product`, the one place a dot product
 //! is asked) and the per-process memo of [`Built`] (`memo`). The rules a test
-//! may plant broken (`weight`, `stem`, `params`' source, the cosine) are
-//! called through `crate::seam`, which in a build without the `mutants`
-//! feature is each rule itself.
+//! may plant broken (`weight`, `stem`, `params`' source, `pieces`, which
+//! stems saturate, the cosine, the fusion) are called through
+//! `crate::seam`, which in a build without the `mutants` feature is each
+//! rule itself.
 
 use std::sync::Arc;
 
@@ -19,7 +23,7 @@ use multiversion::multiversion;
 use super::Candidate;
 use super::lexicon::{Lexicon, Word, number};
 use super::narrow::{self, Form};
-use super::words::params_of;
+use super::words::{is_cjk_word, params_of};
 use crate::contract4::{DIMENSIONS, Vector};
 use crate::lookup::Lookup;
 use crate::seam;
@@ -46,12 +50,70 @@ const IN_NAME: u8 = 1;
 const IN_TEXT: u8 = 2;
 const IN_PARAMS: u8 = 4;
 
-/// D22's hit of a stem in a candidate: 3 in the name, 1 in the text, 2 in
-/// the params (contract 4).
-fn hit(fields: u8) -> u64 {
-    3 * u64::from(fields & IN_NAME != 0)
+/// SPEC §5 `part(t, c)` of a stem that is not a CJK word: D22's hit, 3 in
+/// the name, 1 in the text, 2 in the params (contract 4), scaled by 1024
+/// (contract 5).
+fn presence(fields: u8) -> u64 {
+    1024 * (3 * u64::from(fields & IN_NAME != 0)
         + u64::from(fields & IN_TEXT != 0)
-        + 2 * u64::from(fields & IN_PARAMS != 0)
+        + 2 * u64::from(fields & IN_PARAMS != 0))
+}
+
+/// SPEC §5 `part(t, c)` of a CJK stem (contract 5): 3072 for a name hit,
+/// plus `sat(t, c)`, its occurrences in the candidate's bag saturated.
+fn occurrences(fields: u8, tf: u32, len: u32, total: u64, candidates: usize) -> u64 {
+    3072 * u64::from(fields & IN_NAME != 0) + saturation(tf, len, total, candidates)
+}
+
+/// SPEC §5 `sat(t, c)` (contract 5): 0 when `tf` = 0, else
+/// `⌊22528·tf·total / (10·tf·total + 3·total + 9·len·N)⌋`, 1024 times
+/// BM25's saturation `tf·(k₁+1) / (tf + k₁·(1 − b + b·len/avg))` with
+/// `k₁ = 6/5`, `b = 3/4` and `avg = total/N`, in unsigned 128-bit
+/// integers (a bag's length and the total are counts of words a process
+/// holds, far below 2⁴⁸, so no product nears 2¹²⁸). Below 22528/10: at
+/// most 2252.
+pub fn saturation(tf: u32, len: u32, total: u64, candidates: usize) -> u64 {
+    if tf == 0 {
+        return 0;
+    }
+    let (tf, len, total) = (u128::from(tf), u128::from(len), u128::from(total));
+    let above = 22528 * tf * total;
+    let below = 10 * tf * total + 3 * total + 9 * len * candidates as u128;
+    // `below` ≥ 10 when `tf` ≥ 1 (the candidate's bag holds the stem, so
+    // `total` ≥ 1), and the quotient is below 2253.
+    u64::try_from(above / below.max(1)).unwrap_or(u64::MAX)
+}
+
+/// SPEC §5's fused score (contract 5): `⌊1024·lex/L⌋ + ⌊3·cos·|Qv|/|Q|⌋`,
+/// the cosine counted in proportion to the query words that have a vector
+/// (`with_vector` of `words`). The first term is 0 when `L` = 0, the
+/// second when `Q` is empty; both are floors, also of a negative quotient.
+pub fn fuse(lex: u64, most: u64, cos: i128, with_vector: usize, words: usize) -> i128 {
+    let keyword = (1024 * i128::from(lex))
+        .checked_div(i128::from(most))
+        .unwrap_or(0);
+    let cosine = match words {
+        0 => 0,
+        words => floor_div(3 * cos * with_vector as i128, words as i128),
+    };
+    keyword + cosine
+}
+
+/// SPEC §5 (contract 5): whether a stem's keyword part counts its
+/// occurrences, saturated (a CJK word, whose stem is itself), rather
+/// than its presence in each field.
+pub(crate) fn saturates(stem: &str) -> bool {
+    is_cjk_word(stem)
+}
+
+/// A candidate holding a stem: which candidate, in which of its fields,
+/// and how often the stem is in its bag (`tf(t, c)`: its text and params
+/// words that are not stopwords).
+#[derive(Clone, Copy, Debug, Default)]
+struct Holder {
+    id: u32,
+    fields: u8,
+    tf: u32,
 }
 
 /// A stem of one build: the lexicon's number for it, how many candidates
@@ -81,9 +143,13 @@ pub(crate) struct Built {
     /// The texts are the lexicon's, shared.
     stems: Lookup<Arc<str>, (u32, u32)>,
     /// Every stem's holders, stem after stem: the candidates whose fields
-    /// hold it, in candidate order, and which fields. One list, not one
-    /// per stem: a build allocates it once.
-    holders: Vec<(u32, u8)>,
+    /// hold it, in candidate order, which fields, and how often. One list,
+    /// not one per stem: a build allocates it once.
+    holders: Vec<Holder>,
+    /// Each candidate's `len(c)`, the length of its bag, and `total`,
+    /// their sum.
+    lens: Vec<u32>,
+    total: u64,
     /// Each vector word → `dfv`.
     dfv: Lookup<Arc<str>, u32>,
     /// Each candidate's vector `v(c)`, held in 32-bit components where they
@@ -108,7 +174,7 @@ impl Built {
         // candidate order: a stem's last holding is the candidate being
         // read, if it holds the stem yet.
         let mut stems: Vec<StemHeld> = Vec::new();
-        let mut holdings: Vec<(u32, u32, u8)> = Vec::new();
+        let mut holdings: Vec<(u32, Holder)> = Vec::new();
         // This build's vector words (likewise): `dfv`, and where the
         // candidate being read counts it, if it does yet.
         let mut words: Vec<VectorWord> = Vec::new();
@@ -116,17 +182,23 @@ impl Built {
         // occurrences): candidate `c`'s are `held[ends[c - 1]..ends[c]]`.
         let mut held: Vec<(u32, i64)> = Vec::new();
         let mut ends: Vec<usize> = Vec::with_capacity(n);
+        let mut lens: Vec<u32> = Vec::with_capacity(n);
         for (id, candidate) in (0u32..).zip(candidates) {
+            let mut len = 0u32;
             let params = params_of(seam::properties(candidate.schema));
             let parts = [(candidate.name, IN_NAME), (candidate.text, IN_TEXT)]
                 .into_iter()
                 .chain(params.map(|text| (text, IN_PARAMS)));
             for (text, field) in parts {
+                let in_bag = field != IN_NAME;
                 let text = lexicon.text(text);
                 for index in 0..lexicon.numbers(text).len() {
                     let known = lexicon.numbers(text)[index];
                     let facts = lexicon.word(known);
-                    let (stem, stop) = (facts.stem, facts.stop);
+                    let (stem, stop, vector) = (facts.stem, facts.stop, facts.has_vector());
+                    // A text or params word that is no stopword is in the
+                    // candidate's bag.
+                    let bagged = u32::from(in_bag && !stop);
                     let at = lexicon.stem_slot(stem, || {
                         stems.push(StemHeld {
                             known: stem,
@@ -138,15 +210,26 @@ impl Built {
                     let stem = &mut stems[at as usize];
                     match stem.last {
                         Some((holder, entry)) if holder == id => {
-                            holdings[entry as usize].2 |= field
+                            let holding = &mut holdings[entry as usize].1;
+                            holding.fields |= field;
+                            holding.tf += bagged;
                         }
                         _ => {
                             stem.last = Some((id, number(holdings.len())));
                             stem.df += 1;
-                            holdings.push((at, id, field));
+                            let holder = Holder {
+                                id,
+                                fields: field,
+                                tf: bagged,
+                            };
+                            holdings.push((at, holder));
                         }
                     }
-                    if stop {
+                    len += bagged;
+                    // A stopword is no vector word; a word without pieces
+                    // (a CJK word among them) adds nothing to any vector,
+                    // and its `dfv` weighs nothing, so it is not counted.
+                    if stop || !vector {
                         continue;
                     }
                     let at = lexicon.word_slot(known, || {
@@ -169,7 +252,9 @@ impl Built {
                 }
             }
             ends.push(held.len());
+            lens.push(len);
         }
+        let total = lens.iter().map(|&len| u64::from(len)).sum();
         // Each distinct word is weighed once; its vector is added once per
         // candidate, times its occurrences there.
         let weights: Vec<i64> = (words.iter())
@@ -204,37 +289,43 @@ impl Built {
             );
             end += stem.df;
         }
-        let mut holders = vec![(0u32, 0u8); holdings.len()];
-        for (stem, id, fields) in holdings {
+        let mut holders = vec![Holder::default(); holdings.len()];
+        for (stem, holder) in holdings {
             let start = &mut starts[stem as usize];
-            holders[*start as usize] = (id, fields);
+            holders[*start as usize] = holder;
             *start += 1;
         }
         Built {
             n,
             stems: stem_ranges,
             holders,
+            lens,
+            total,
             dfv,
             vectors,
         }
     }
 
     /// Every candidate's `lex(c)` and `cos(c)` for the trimmed `query`
-    /// (SPEC §5), by candidate. Each query word's stem and vector are the
-    /// thread's lexicon's (`seam::words`), as a build's are.
-    pub(super) fn parts(&self, query: &str) -> Vec<(u64, i128)> {
+    /// (SPEC §5), by candidate, and how many query words have a vector.
+    /// Each query word's stem and vector are the thread's lexicon's
+    /// (`seam::words`), as a build's are.
+    pub(super) fn parts(&self, query: &str) -> Signals {
         seam::words(|lexicon| self.parts_with(query, lexicon))
     }
 
-    fn parts_with(&self, query: &str, lexicon: &mut Lexicon) -> Vec<(u64, i128)> {
+    fn parts_with(&self, query: &str, lexicon: &mut Lexicon) -> Signals {
         let n = self.n;
-        // The query's distinct words that are no stopword, by the
-        // lexicon's numbers, in order.
+        // The query's distinct words that are no stopword (`Q`), by the
+        // lexicon's numbers, in order, and how many have a vector (`Qv`).
         let mut query_words: Vec<u32> = Vec::new();
+        let mut with_vector = 0;
         let text = lexicon.text(query);
         for &known in lexicon.numbers(text) {
-            if !lexicon.word(known).stop && !query_words.contains(&known) {
+            let word = lexicon.word(known);
+            if !word.stop && !query_words.contains(&known) {
                 query_words.push(known);
+                with_vector += usize::from(word.has_vector());
             }
         }
         // Keywords: the distinct stems with df > 0.
@@ -245,11 +336,21 @@ impl Built {
             if seen.contains(&stem) {
                 continue;
             }
-            if let Some(&(start, end)) = self.stems.get(lexicon.stem_text(stem).as_ref()) {
+            let stem_text = lexicon.stem_text(stem);
+            if let Some(&(start, end)) = self.stems.get(stem_text.as_ref()) {
                 let holders = &self.holders[start as usize..end as usize];
                 let weight = u64::from(seam::weight(n, holders.len()));
-                for &(id, fields) in holders {
-                    lex[id as usize] += weight * hit(fields);
+                if seam::saturates(stem_text) {
+                    for holder in holders {
+                        let id = holder.id as usize;
+                        let len = self.lens[id];
+                        let part = occurrences(holder.fields, holder.tf, len, self.total, n);
+                        lex[id] += weight * part;
+                    }
+                } else {
+                    for holder in holders {
+                        lex[holder.id as usize] += weight * presence(holder.fields);
+                    }
                 }
             }
             seen.push(stem);
@@ -263,26 +364,45 @@ impl Built {
         }
         let query = Form::of(&query_vector);
         let query_norm = isqrt_of(narrow::product(&query, &query));
-        (lex.into_iter().zip(&self.vectors))
+        let signals = (lex.into_iter().zip(&self.vectors))
             .map(|(lex, (vector, norm))| {
+                // A query without a vector (CJK words alone) has every
+                // cosine 0: no product to take.
+                if query_norm == 0 {
+                    return (lex, 0);
+                }
                 let product = narrow::product(&query, vector);
                 (lex, seam::cosine(product, query_norm, *norm))
             })
-            .collect()
+            .collect();
+        Signals {
+            signals,
+            words: query_words.len(),
+            with_vector,
+        }
     }
 
-    /// SPEC §5's fusion of [`Built::parts`]: `⌊1024·lex/L⌋ + 3·cos`.
+    /// SPEC §5's fusion of [`Built::parts`] (contract 5, [`fuse`]):
+    /// `⌊1024·lex/L⌋ + ⌊3·cos·|Qv|/|Q|⌋`.
     pub(super) fn scores(&self, query: &str) -> Vec<i128> {
         let parts = self.parts(query);
-        let most = parts.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
-        (parts.into_iter())
-            .map(|(lex, cos)| {
-                // 0 when L = 0.
-                let keyword = (1024 * lex).checked_div(most).map_or(0, i128::from);
-                keyword + 3 * cos
-            })
+        let most = parts.signals.iter().map(|(lex, _)| *lex).max().unwrap_or(0);
+        (parts.signals.into_iter())
+            .map(|(lex, cos)| seam::fuse(lex, most, cos, parts.with_vector, parts.words))
             .collect()
     }
+}
+
+/// A query's two signals over a run's candidates (SPEC §5), before they
+/// are fused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signals {
+    /// Each candidate's `lex(c)` and `cos(c)`, in candidate order.
+    pub signals: Vec<(u64, i128)>,
+    /// `|Q|`: the query's distinct words that are not stopwords.
+    pub words: usize,
+    /// `|Qv|`: those of them that have a vector.
+    pub with_vector: usize,
 }
 
 /// A candidate's vector `v(c)`: the sum, over its vector words, of each
@@ -434,6 +554,32 @@ mod tests {
         assert_eq!(cosine(dot(&q, &c), 3, 5), -205);
         assert_eq!(cosine(dot(&q, &c), 0, 5), 0);
         assert_eq!(cosine(dot(&q, &c), 3, 0), 0);
+    }
+
+    #[test]
+    fn saturation_is_bm25_s_in_integers() {
+        assert_eq!(saturation(0, 10, 100, 5), 0);
+        // tf 1 in a bag of average length (total / N = len): 1024 · 2.2 /
+        // 2.2 = 1024; twice, 1024 · 4.4 / 3.2 = 1408.
+        assert_eq!(saturation(1, 20, 100, 5), 1024);
+        assert_eq!(saturation(2, 20, 100, 5), 1408);
+        // A shorter bag saturates sooner, a longer one later.
+        assert!(saturation(1, 5, 100, 5) > 1024 && saturation(1, 80, 100, 5) < 1024);
+        // Below 22528 / 10, however often.
+        assert_eq!(saturation(u32::MAX, 1, u64::from(u32::MAX), 1), 2252);
+    }
+
+    #[test]
+    fn the_fusion_floors_both_terms() {
+        // 1024·1/3 = 341.3 → 341; 3·(−5)·1/2 = −7.5 → −8 (not −7).
+        assert_eq!(fuse(1, 3, -5, 1, 2), 341 - 8);
+        assert_eq!(fuse(3, 3, 10, 2, 2), 1024 + 30);
+        // L = 0, or no query word: that term is 0.
+        assert_eq!(fuse(0, 0, 7, 1, 1), 21);
+        assert_eq!(fuse(5, 5, 7, 0, 0), 1024);
+        // A query word without a vector: the cosine counts in proportion.
+        assert_eq!(fuse(0, 4, 100, 1, 3), 100);
+        assert_eq!(fuse(0, 4, 100, 0, 3), 0);
     }
 
     #[test]

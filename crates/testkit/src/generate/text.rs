@@ -4,10 +4,14 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
 
-/// Pieces adversarial text is glued from.
+/// Pieces adversarial text is glued from: among them CJK characters
+/// (SPEC §5, contract 5), kana and Hangul, which glue into runs of pairs,
+/// and the characters just past the CJK ranges (U+303F separates, U+A000
+/// and U+3005 are letters that are not CJK).
 pub(super) const PIECES: &[&str] = &[
     "a", "read", "file", "issue", "search", " ", ". ", ".", "Search", "é", "中", "🦀", "e\u{301}",
     "\u{0}", "\t", "\n", "\r", "\u{7f}", "\u{a0}", "\u{2028}", "-", "_", "\"", "\\", "…", "0",
+    "文件", "读", "ル", "한", "。", "\u{303F}", "\u{A000}", "\u{9FFF}", "\u{3005}",
 ];
 
 /// Words for sentences and keyword queries: some match names, some do not.
@@ -36,6 +40,16 @@ pub(super) const WORDS: &[&str] = &[
     "files",
     "created",
     "sends",
+    // Chinese, Japanese and Korean (contract 5): runs that share
+    // characters and pairs, one glued to Latin letters.
+    "读取文件",
+    "文件",
+    "创建会议",
+    "会议",
+    "mcp服务器",
+    "ファイルを読む",
+    "ファイル",
+    "파일 읽기",
 ];
 
 /// Text that trims to nothing (Unicode `White_Space`, as `str::trim` sees it).

@@ -1,7 +1,10 @@
-//! SPEC §5 in the model (contract 4): the candidates and their params,
-//! `df` over stems and `dfv` over vector words, the integer weight, the
-//! vectors, `isqrt` by Newton's method, the floored cosine, the fusion and
-//! the order; and `describe`'s ranked answer.
+//! SPEC §5 in the model (contract 5): the candidates and their params,
+//! `df` over stems and `dfv` over vector words, the integer weight, each
+//! query stem's part (by presence, or for a CJK stem by its occurrences
+//! in the candidate's bag, BM25's saturation in integers), the vectors,
+//! `isqrt` by Newton's method, the floored cosine, the fusion with the
+//! cosine in proportion to the query words that have a vector, and the
+//! order; and `describe`'s ranked answer.
 //!
 //! What §5 reads of one text alone (its stems, and its vector words with
 //! their occurrences and rows) is found once per thread; what it reads of
@@ -17,7 +20,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::index::hint;
-use super::words::{Memo, STOPWORDS, remembered, stemmed, word_list, word_rows};
+use super::words::{
+    Memo, STOPWORDS, is_cjk_word, pieces, remembered, stemmed, word_list, word_rows,
+};
 
 /// SPEC §1: the two doors, `describe` and `call`, with their descriptions
 /// and their input schemas' property keys (none has a description). Every
@@ -166,18 +171,23 @@ pub struct Search {
     /// Each candidate's fields (name, text, params), each as its texts: a
     /// field holds a stem when one of its texts does.
     fields: Vec<[Vec<Arc<Text>>; 3]>,
+    /// Each candidate's bag: the stems of its text and params words that
+    /// are not stopwords, with how often each occurs; and its length.
+    bags: Vec<(BTreeMap<Arc<str>, u128>, u128)>,
     /// `dfv(w)` of every vector word of a candidate.
     dfv: BTreeMap<Arc<str>, usize>,
     /// Each candidate's `v(c)` and `isqrt(v(c)·v(c))`.
     vectors: Vec<(Vec<i64>, i128)>,
 }
 
-/// What SPEC §5 reads of one text alone: the stems of its words, and each
-/// of its vector words (a word that is not a stopword) with how often it
-/// occurs and the sum of its pieces' rows.
+/// What SPEC §5 reads of one text alone: the stems of its words, the
+/// stems of those that are not stopwords with how often each occurs (its
+/// share of a bag), and each of its vector words (a word that is not a
+/// stopword) with how often it occurs and the sum of its pieces' rows.
 #[derive(Debug, Default)]
 struct Text {
     stems: BTreeSet<Arc<str>>,
+    bag: BTreeMap<Arc<str>, u128>,
     words: BTreeMap<Arc<str>, (i64, Arc<[i64]>)>,
 }
 
@@ -191,6 +201,7 @@ impl Text {
             for w in word_list(s) {
                 text.stems.insert(stemmed(&w));
                 if !stop(&w) {
+                    *text.bag.entry(stemmed(&w)).or_default() += 1;
                     let rows = word_rows(&w);
                     text.words.entry(w.into()).or_insert((0, rows)).0 += 1;
                 }
@@ -274,6 +285,16 @@ impl Search {
         for w in words.iter().flat_map(BTreeMap::keys) {
             *dfv.entry(Arc::clone(w)).or_default() += 1;
         }
+        let bags = (fields.iter())
+            .map(|[_, text, params]| {
+                let mut bag: BTreeMap<Arc<str>, u128> = BTreeMap::new();
+                for (t, k) in text.iter().chain(params).flat_map(|text| &text.bag) {
+                    *bag.entry(Arc::clone(t)).or_default() += k;
+                }
+                let len = bag.values().sum();
+                (bag, len)
+            })
+            .collect();
         let n = candidates.len();
         let vectors = (words.iter())
             .map(|ws| {
@@ -285,6 +306,7 @@ impl Search {
         Search {
             candidates,
             fields,
+            bags,
             dfv,
             vectors,
         }
@@ -395,19 +417,28 @@ impl Search {
             (q.iter().zip(&rows)).map(|(w, r)| (w.as_str(), 1, &r[..])),
         );
         let nq = isqrt(dot(&vq, &vq) as u128) as i128;
-        let lex: Vec<u128> = (fields.iter())
-            .map(|[name, text, params]| {
+        let total: u128 = self.bags.iter().map(|(_, len)| len).sum();
+        let lex: Vec<u128> = (fields.iter().zip(&self.bags))
+            .map(|([name, text, params], (bag, len))| {
                 (query_stems.iter())
                     .map(|(t, weight)| {
-                        let hit = 3 * u128::from(holds(name, t))
-                            + u128::from(holds(text, t))
-                            + 2 * u128::from(holds(params, t));
-                        weight * hit
+                        let in_name = u128::from(holds(name, t));
+                        let part = if is_cjk_word(t) {
+                            let tf = bag.get(t).copied().unwrap_or(0);
+                            3072 * in_name + sat(tf, *len, total, n as u128)
+                        } else {
+                            1024 * (3 * in_name
+                                + u128::from(holds(text, t))
+                                + 2 * u128::from(holds(params, t)))
+                        };
+                        weight * part
                     })
                     .sum()
             })
             .collect();
         let most = lex.iter().copied().max().unwrap_or(0);
+        // `Qv`: the query words whose pieces are not empty.
+        let with_vector = q.iter().filter(|w| !pieces(w).is_empty()).count() as i128;
         let mut scores = Vec::with_capacity(n);
         for (lex, (vc, nc)) in lex.iter().zip(&self.vectors) {
             let (vc, nc) = (vc, *nc);
@@ -416,12 +447,27 @@ impl Search {
             } else {
                 0
             };
-            // 0 when L = 0.
+            // 0 when L = 0; 0 when Q is empty.
             let keyword = (1024 * lex).checked_div(most).unwrap_or(0) as i128;
-            scores.push(keyword + 3 * cos);
+            let cosine = if q.is_empty() {
+                0
+            } else {
+                floor(3 * cos * with_vector, q.len() as i128)
+            };
+            scores.push(keyword + cosine);
         }
         scores
     }
+}
+
+/// SPEC §5 `sat(t, c)` of a stem found `tf` times in a bag of `len` words,
+/// `total` words in all bags and `n` candidates: `0` when `tf` is, else
+/// `⌊22528·tf·total / (10·tf·total + 3·total + 9·len·n)⌋`.
+pub fn sat(tf: u128, len: u128, total: u128, n: u128) -> u128 {
+    if tf == 0 {
+        return 0;
+    }
+    22528 * tf * total / (10 * tf * total + 3 * total + 9 * len * n)
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! SPEC §5's words in the model: `words(s)` read char by char through the
-//! spec's three steps, the 75 stopwords typed again from the spec, and the
-//! WordPiece split trying every end over a map of the vocabulary read from
-//! the contract's data, with no bound on an entry's length.
+//! spec's steps (the runs, the camelCase cut, lowercasing, then the CJK
+//! segments and pairs of contract 5), the 75 stopwords typed again from the
+//! spec, the nine CJK ranges typed again, and the WordPiece split trying
+//! every end over a map of the vocabulary read from the contract's data,
+//! with no bound on an entry's length (and none for a CJK word).
 //!
 //! It owns what a text is to the model's ranking; it does not own what the
 //! words are worth (`ranking`).
@@ -22,18 +24,78 @@ pub const STOPWORDS: [&str; 75] = [
     "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
 ];
 
+/// SPEC §5's CJK ranges (contract 5), inclusive, typed again from the spec.
+pub const CJK: [(u32, u32); 9] = [
+    (0x3040, 0x30FF),
+    (0x3130, 0x318F),
+    (0x31F0, 0x31FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+    (0xFF66, 0xFF9F),
+    (0x20000, 0x323AF),
+];
+
+/// Whether `c` is a CJK character: its code point in one of [`CJK`].
+pub fn is_cjk(c: char) -> bool {
+    CJK.iter()
+        .any(|&(first, last)| (first..=last).contains(&u32::from(c)))
+}
+
 /// SPEC §5 `words(s)`, as a set:
 ///
 /// 1. the maximal runs of `char::is_alphanumeric` characters;
 /// 2. each run cut between an ASCII lowercase letter or ASCII digit and the
 ///    ASCII uppercase letter right after it;
-/// 3. each piece lowercased char by char with `char::to_lowercase`.
+/// 3. each piece lowercased char by char with `char::to_lowercase`;
+/// 4. each word cut into segments where a CJK character meets one that is
+///    not, and each segment of two or more CJK characters replaced by its
+///    characters and overlapping pairs, in order.
 pub fn words(s: &str) -> BTreeSet<String> {
     word_list(s).into_iter().collect()
 }
 
 /// SPEC §5 `words(s)` as a list: every occurrence, in order.
 pub fn word_list(s: &str) -> Vec<String> {
+    rule_words(s).iter().flat_map(|w| cut(w)).collect()
+}
+
+/// Step 4 of [`words`]: the segments of `word`, by script, each a word
+/// or, of `n ≥ 2` CJK characters, `c₁, c₁c₂, c₂, …, cₙ₋₁cₙ, cₙ`.
+fn cut(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut segments: Vec<&[char]> = Vec::new();
+    let mut from = 0;
+    for at in 1..=chars.len() {
+        if at == chars.len() || is_cjk(chars[at]) != is_cjk(chars[at - 1]) {
+            segments.push(&chars[from..at]);
+            from = at;
+        }
+    }
+    let mut out = Vec::new();
+    for segment in segments {
+        if segment.len() < 2 || !is_cjk(segment[0]) {
+            out.push(segment.iter().collect());
+            continue;
+        }
+        for (k, c) in segment.iter().enumerate() {
+            out.push(c.to_string());
+            if let Some(next) = segment.get(k + 1) {
+                out.push([*c, *next].iter().collect());
+            }
+        }
+    }
+    out
+}
+
+/// A CJK word: one that holds a CJK character.
+pub fn is_cjk_word(w: &str) -> bool {
+    w.chars().any(is_cjk)
+}
+
+/// Steps 1 to 3 of [`words`], as a list.
+fn rule_words(s: &str) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
     let mut words = Vec::new();
     let mut at = 0;
@@ -113,10 +175,19 @@ pub fn stemmed(word: &str) -> Arc<str> {
     })
 }
 
-/// SPEC §5 `pieces(w)` ([`split`]), remembered per thread: a word's
-/// pieces depend on the word alone, and the fuzzer's runs ask the same
-/// words again and again.
+/// SPEC §5 `pieces(w)`: none for a CJK word (contract 5), else the
+/// WordPiece split ([`wordpiece`]).
 pub fn pieces(word: &str) -> Vec<usize> {
+    if is_cjk_word(word) {
+        return Vec::new();
+    }
+    wordpiece(word)
+}
+
+/// The WordPiece split of `word` ([`split`]), CJK or not, remembered per
+/// thread: a word's pieces depend on the word alone, and the fuzzer's
+/// runs ask the same words again and again.
+pub fn wordpiece(word: &str) -> Vec<usize> {
     thread_local!(static MEMO: Memo<Vec<usize>> = Memo::default());
     remembered(&MEMO, word, split)
 }
@@ -215,8 +286,32 @@ mod tests {
             words("ÀB aÉ İx ΟΔΟΣ"),
             set(&["aé", "àb", "i\u{307}x", "οδοσ"])
         );
-        assert_eq!(words("中文 x"), set(&["x", "中文"]));
+        assert_eq!(words("中文 x"), set(&["x", "中", "中文", "文"]));
         assert!(words(" _-. …").is_empty());
+    }
+
+    #[test]
+    fn a_cjk_run_is_its_characters_and_pairs_cut_at_the_script() {
+        let list = |s: &str| word_list(s);
+        assert_eq!(list("mcp服务器"), ["mcp", "服", "服务", "务", "务器", "器"]);
+        assert_eq!(list("getMCP服务"), ["get", "mcp", "服", "服务", "务"]);
+        // Kana and Hangul are one script to the cut: one segment.
+        assert_eq!(
+            list("カナ한글"),
+            ["カ", "カナ", "ナ", "ナ한", "한", "한글", "글"]
+        );
+        // U+A000 is no CJK character; U+9FFF is; U+303F separates.
+        assert_eq!(
+            list("\u{A000}\u{9FFF}\u{303F}\u{9FFF}\u{3041}"),
+            [
+                "\u{A000}",
+                "\u{9FFF}",
+                "\u{9FFF}",
+                "\u{9FFF}\u{3041}",
+                "\u{3041}"
+            ]
+        );
+        assert!(pieces("中").is_empty() && !wordpiece("中").is_empty());
     }
 
     #[test]

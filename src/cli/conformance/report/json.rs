@@ -223,7 +223,7 @@ mod tests {
               }
             }
           ],
-          "contract": 4,
+          "contract": 5,
           "corpus": "corpora",
           "format": 1,
           "golden": "golden",
@@ -421,7 +421,7 @@ mod tests {
               }
             }
           ],
-          "contract": 4,
+          "contract": 5,
           "corpus": "corpora",
           "format": 1,
           "golden": "golden",
