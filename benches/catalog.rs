@@ -147,7 +147,11 @@ fn naive_describe(tools: &[NaiveTool], query: &str) -> String {
                 .filter(|w| !stop(w))
                 .map(|w| stem(w).into_owned())
                 .collect();
-            ([stems(&name), stems(&text), stems(&params)], vector_words, bag)
+            (
+                [stems(&name), stems(&text), stems(&params)],
+                vector_words,
+                bag,
+            )
         })
         .collect();
     let mut asked: Vec<String> = Vec::new();
