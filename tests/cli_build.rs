@@ -1,13 +1,15 @@
 //! The binary's two builds: with the gateway and the fuzzer's full
 //! validator (the default, features `mcp` and `oracle`) and the gate alone
 //! (`--no-default-features`). Each build runs the half that is its own;
-//! `.ci/run` tests both.
+//! `.ci/run` tests both. A build for Windows has no gateway either, even
+//! with the default features (the gateway needs Unix): CI's Windows job
+//! runs that half.
 
 mod common;
 
 use common::{disclose, stderr, stdout};
 
-#[cfg(feature = "mcp")]
+#[cfg(all(feature = "mcp", unix))]
 #[test]
 fn the_default_build_has_the_gateway() {
     let help = disclose(&["--help"]);
@@ -22,8 +24,25 @@ fn the_default_build_has_the_gateway() {
 #[cfg(not(feature = "mcp"))]
 #[test]
 fn the_gate_alone_says_it_has_no_gateway() {
-    const SAID: &str = "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
-         hint: build it with the default features to have it: cargo install --locked --path .\n";
+    says_it_has_no_gateway(
+        "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
+         hint: build it with the default features to have it: cargo install --locked --path .\n",
+    );
+}
+
+/// On Windows the default build has no gateway either, and says why and
+/// where to run it.
+#[cfg(all(feature = "mcp", not(unix)))]
+#[test]
+fn a_build_for_windows_says_the_gateway_needs_unix() {
+    says_it_has_no_gateway(
+        "disclose: this build has no gateway: `disclose mcp` needs Unix (it runs each server in a process group of its own and keeps tokens as files only its owner can read); every other command works here\n\
+         hint: run the gateway on Linux or macOS, or on Windows under WSL\n",
+    );
+}
+
+#[cfg(not(all(feature = "mcp", unix)))]
+fn says_it_has_no_gateway(said: &str) {
     for args in [
         &["mcp"][..],
         &["mcp", "--help"],
@@ -31,7 +50,7 @@ fn the_gate_alone_says_it_has_no_gateway() {
     ] {
         let run = disclose(args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");
-        assert_eq!(stderr(&run), SAID, "{args:?}");
+        assert_eq!(stderr(&run), said, "{args:?}");
         assert_eq!(stdout(&run), "", "{args:?}");
     }
     let help = stdout(&disclose(&["--help"]));

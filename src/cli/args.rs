@@ -41,18 +41,19 @@ pub enum Command {
     /// Serve the servers of an `mcpServers` config through the catalog's two
     /// doors, as an MCP server on stdin/stdout, or over streamable HTTP
     /// (--listen).
-    #[cfg(feature = "mcp")]
+    #[cfg(all(feature = "mcp", unix))]
     Mcp(disclose_mcp::Args),
     /// Not in this build: the gateway is left out of a build with
-    /// --no-default-features (`disclose mcp` says how to get it).
-    #[cfg(not(feature = "mcp"))]
+    /// --no-default-features, and of one for Windows (`disclose mcp` says
+    /// how to get it).
+    #[cfg(not(all(feature = "mcp", unix)))]
     #[command(disable_help_flag = true)]
     Mcp(NoGateway),
 }
 
 /// `disclose mcp` in a build without the gateway: whatever follows is
 /// taken, so that every form of the command gets the same answer.
-#[cfg(not(feature = "mcp"))]
+#[cfg(not(all(feature = "mcp", unix)))]
 #[derive(Debug, clap::Args)]
 pub struct NoGateway {
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]

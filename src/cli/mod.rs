@@ -50,13 +50,13 @@ pub fn run(cli: Cli, invoked_as: &str) -> Result<Exit> {
         Command::Import(args) => import::run(&args),
         Command::Cost(args) => cost::run(&args),
         Command::Recall(args) => recall::run(&args),
-        #[cfg(feature = "mcp")]
+        #[cfg(all(feature = "mcp", unix))]
         Command::Mcp(args) => Ok(match disclose_mcp::run(args) {
             0 => Exit::Pass,
             1 => Exit::Fail,
             _ => Exit::Usage,
         }),
-        #[cfg(not(feature = "mcp"))]
+        #[cfg(not(all(feature = "mcp", unix)))]
         Command::Mcp(_) => {
             eprintln!("{NO_GATEWAY}");
             Ok(Exit::Usage)
@@ -71,10 +71,14 @@ pub fn run(cli: Cli, invoked_as: &str) -> Result<Exit> {
     }
 }
 
-/// What `disclose mcp` says in a build without the gateway.
+/// What `disclose mcp` says in a build without the gateway: one built
+/// without the feature, or one for a platform the gateway does not run on.
 #[cfg(not(feature = "mcp"))]
 const NO_GATEWAY: &str = "disclose: this build has no gateway: it was built without the cargo feature `mcp` (--no-default-features), which leaves `disclose mcp` out\n\
      hint: build it with the default features to have it: cargo install --locked --path .";
+#[cfg(all(feature = "mcp", not(unix)))]
+const NO_GATEWAY: &str = "disclose: this build has no gateway: `disclose mcp` needs Unix (it runs each server in a process group of its own and keeps tokens as files only its owner can read); every other command works here\n\
+     hint: run the gateway on Linux or macOS, or on Windows under WSL";
 
 /// Writes a human report to stdout, after the annotations of what failed
 /// (`failures`) when they are asked for.

@@ -4,7 +4,9 @@
 //! SDK as clients; the reference servers upstream (server-everything over
 //! stdio and over streamable HTTP, server-filesystem on two roots,
 //! server-memory), installed at pinned versions by script/mcp-e2e-install.
-//! Each test is one gateway (or two) with its own temporary roots.
+//! Each test is one gateway (or two) with its own temporary roots. Unix
+//! only, as the gateway is.
+#![cfg(unix)]
 
 mod forward;
 mod http;

@@ -35,6 +35,16 @@
 //! gateway) and every recording is complete; 1 when a recording could not
 //! be written or serving failed; 2 on a usage, config or I/O error before
 //! serving (a refused `--listen` address included).
+//!
+//! Unix only: each stdio server runs in a process group of its own, which
+//! the gateway kills as a whole, and tokens are files only their owner can
+//! read (checked by mode and owner). `disclose mcp` in a Windows build of
+//! `disclose-cli` says so (docs/decisions.md, "The gateway is Unix-only").
+
+#[cfg(not(unix))]
+compile_error!(
+    "disclose-mcp needs Unix (process groups, owner-only token files); on Windows, run the gateway under WSL"
+);
 
 pub mod approval;
 pub mod catalog;
