@@ -1,10 +1,12 @@
-//! A stdio upstream's side of the lane: the gateway's `tools/call` to it.
+//! A stdio upstream's side of the lane: the gateway's `tools/call` to it,
+//! and its plain `prompts/get` and `resources/read`.
 //!
 //! [`Calls::send`] writes the request itself, under an id above every
 //! id rmcp's client gives (a `u32`), so the two never meet on one
 //! connection; the tap takes the answer to such an id and hands it to the
 //! call that waits for it, read as rmcp reads a result (`ServerResult`).
-//! [`Calls::send_now`] sends one without waiting: the tap hands its answer
+//! [`Calls::send_now`] sends one (a call, or any request whose answer is
+//! read as rmcp reads a result) without waiting: the tap hands its answer
 //! to the call's [`Finish`] as it reads it, and the lane's sweeper, one
 //! task a connection, tells it when its deadline passes (so a call costs
 //! no timer of its own). Everything else the server sends (its progress
@@ -98,20 +100,32 @@ pub struct Waiting {
 }
 
 #[derive(Serialize)]
-struct Request<'a> {
+struct Request<'a, P> {
     jsonrpc: &'static str,
     id: u64,
     method: &'static str,
-    params: Params<'a>,
+    params: &'a P,
 }
 
+/// A `tools/call`'s params, as the lane sends them.
 #[derive(Serialize)]
-struct Params<'a> {
+pub struct Params<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<&'a Map<String, Value>>,
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     meta: Option<Meta>,
+}
+
+impl<'a> Params<'a> {
+    /// A call of `name` with `arguments`, asking no progress.
+    pub fn call(name: &'a str, arguments: Option<&'a Map<String, Value>>) -> Params<'a> {
+        Params {
+            name,
+            arguments,
+            meta: None,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -178,7 +192,12 @@ impl Calls {
         if self.is_closed() {
             return Err(std::io::ErrorKind::BrokenPipe.into());
         }
-        super::write_line(&self.writer, request_line(id, name, arguments, progress)?).await?;
+        let params = Params {
+            name,
+            arguments,
+            meta: progress.then_some(Meta { progress_token: id }),
+        };
+        super::write_line(&self.writer, request_line(id, "tools/call", &params)?).await?;
         Ok(waiting)
     }
 
@@ -187,15 +206,15 @@ impl Calls {
         self.next.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Sends `tools/call` `name` with `arguments` under `id` (from
-    /// [`Calls::next_id`]) without waiting: the request is written at once
-    /// when the writer is free (or on a task of its own after the lines
-    /// before it), and `finish` is told, once, what became of the call.
-    pub fn send_now(
+    /// Sends `method` with `params` under `id` (from [`Calls::next_id`])
+    /// without waiting: the request is written at once when the writer is
+    /// free (or on a task of its own after the lines before it), and
+    /// `finish` is told, once, what became of it.
+    pub fn send_now<P: Serialize>(
         self: &Arc<Self>,
         id: u64,
-        name: &str,
-        arguments: Option<&Map<String, Value>>,
+        method: &'static str,
+        params: &P,
         deadline: Instant,
         finish: Finish,
     ) {
@@ -207,7 +226,7 @@ impl Calls {
             waiting.insert(id, Waiter::Now { finish, deadline });
             self.arm(deadline);
         }
-        let line = match request_line(id, name, arguments, false) {
+        let line = match request_line(id, method, params) {
             Ok(line) if !self.is_closed() => line,
             _ => return self.finish(id, Told::Unsent),
         };
@@ -294,24 +313,18 @@ async fn sweep(lane: std::sync::Weak<Calls>, wake: Arc<Notify>) {
     }
 }
 
-/// A `tools/call` request of the lane, as one line.
-fn request_line(
+/// A request of the lane, as one line.
+fn request_line<P: Serialize>(
     id: u64,
-    name: &str,
-    arguments: Option<&Map<String, Value>>,
-    progress: bool,
+    method: &'static str,
+    params: &P,
 ) -> std::io::Result<Vec<u8>> {
-    let request = Request {
+    super::line(&Request {
         jsonrpc: "2.0",
         id,
-        method: "tools/call",
-        params: Params {
-            name,
-            arguments,
-            meta: progress.then_some(Meta { progress_token: id }),
-        },
-    };
-    super::line(&request)
+        method,
+        params,
+    })
 }
 
 /// A lane id as JSON-RPC's request id.
@@ -656,7 +669,13 @@ mod tests {
             let finish: Finish = Box::new(move |reply| tell.send((id, told(&reply))).unwrap());
             let mut arguments = Map::new();
             arguments.insert("message".into(), Value::from("hi"));
-            lane.send_now(id, name, Some(&arguments), deadline, finish);
+            lane.send_now(
+                id,
+                "tools/call",
+                &Params::call(name, Some(&arguments)),
+                deadline,
+                finish,
+            );
             id
         };
         let later = Instant::now() + std::time::Duration::from_secs(3600);
