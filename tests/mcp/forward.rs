@@ -315,6 +315,83 @@ fn prompts_and_reads_on_the_lane_answer_as_rmcp_s_handler_does() {
     }
 }
 
+/// On the lane a read that its server does not answer in time, or that
+/// the client cancels, or whose server dies serving it, ends as rmcp's
+/// handler ends it: the same timeout error, no answer, and the server
+/// restarted by the next read.
+#[test]
+fn a_read_on_the_lane_times_out_is_cancelled_and_restarts_its_server_as_rmcp_s_handler_does() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let marker = dir.path().join("died-once");
+    let env = json!({"SECOND_API_KEY": KEY, "SECOND_SLOW": "30", "SECOND_MARKER": marker.display().to_string()});
+    let servers = json!({"second": second(env, json!("never"))});
+    let config = config(dir.path(), servers).display().to_string();
+    let mut wire = Wire::start(&["--config", &config, "--call-timeout", "1"]);
+    wire.initialize();
+
+    let slow = json!({"uri": "second://slow"});
+    let plain = answered(&mut wire, 1, "resources/read", slow.clone());
+    let typed = answered(
+        &mut wire,
+        2,
+        "resources/read",
+        json!({"uri": "second://slow", "_meta": {}}),
+    );
+    assert_eq!(plain, typed);
+    assert!(
+        plain.contains("did not answer resources/read \\\"second://slow\\\" within 1 s (--call-timeout); the request was cancelled upstream"),
+        "{plain}"
+    );
+
+    // Cancelled: never answered, then or after its timeout.
+    wire.send(json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": slow}));
+    wire.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
+    );
+    for id in [4, 5] {
+        if id == 5 {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+        }
+        wire.send(json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": "second://note/secret"}}));
+        loop {
+            let line: Value = serde_json::from_str(&wire.line()).expect("JSON-RPC");
+            assert_ne!(line["id"], 3, "a cancelled read was answered: {line}");
+            if line["id"] == id {
+                assert_eq!(contents(&line), "key [redacted by disclose]", "{line}");
+                break;
+            }
+        }
+    }
+
+    // Dies serving it: the error names the exit, and the next read
+    // restarts the server.
+    let died: Value = serde_json::from_str(&answered(
+        &mut wire,
+        6,
+        "resources/read",
+        json!({"uri": "second://fragile"}),
+    ))
+    .expect("JSON-RPC");
+    let error = died["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("server \"second\" exited")
+            && error.contains("during resources/read \"second://fragile\""),
+        "{died}"
+    );
+    let again: Value = serde_json::from_str(&answered(
+        &mut wire,
+        7,
+        "resources/read",
+        json!({"uri": "second://fragile"}),
+    ))
+    .expect("JSON-RPC");
+    assert_eq!(contents(&again), "read after a restart", "{again}");
+    let (status, stderr) = wire.disconnect(std::time::Duration::from_secs(10));
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("second: restarted"), "{stderr}");
+    assert!(!stderr.contains(KEY), "the secret reached stderr");
+}
+
 /// A gateway by URL over server-everything twice (by stdio, and over
 /// streamable HTTP as `web`) and the second server, none asked; the HTTP
 /// server's guard.
