@@ -404,17 +404,65 @@ impl CallParts {
     }
 }
 
+/// The keys of a `prompts/get` result: `messages`, and no key but
+/// `GetPromptResult`'s. Every variant of `ServerResult` before it needs a
+/// key that is not among them (`supportedVersions`, `protocolVersion`,
+/// `completion`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "only which keys a result has is read")]
+struct PromptKeys {
+    #[serde(default)]
+    result_type: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    description: Option<serde::de::IgnoredAny>,
+    messages: serde::de::IgnoredAny,
+    #[serde(rename = "_meta", default)]
+    meta: Option<serde::de::IgnoredAny>,
+}
+
+/// The keys of a `resources/read` result: `contents`, and no key but
+/// `ReadResourceResult`'s. Every variant of `ServerResult` before it needs
+/// a key that is not among them (those of [`PromptKeys`], `messages`,
+/// `prompts`, `resources`, `resourceTemplates`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "only which keys a result has is read")]
+struct ReadKeys {
+    #[serde(default)]
+    result_type: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    ttl_ms: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    cache_scope: Option<serde::de::IgnoredAny>,
+    contents: serde::de::IgnoredAny,
+    #[serde(rename = "_meta", default)]
+    meta: Option<serde::de::IgnoredAny>,
+}
+
 /// A result as rmcp reads one (`ServerResult`, an untagged union tried
 /// variant by variant). A result with `content` and no key but those of
 /// `CallToolResult` is one no variant before it reads (each needs a key of
 /// its own: `lane_reads_a_call_result_as_rmcp_does`), so it is read as
-/// that variant at once.
+/// that variant at once; so is a result with the keys of a prompt
+/// ([`PromptKeys`]) or a read ([`ReadKeys`]) that reads as one
+/// (`lane_reads_a_prompt_or_read_result_as_rmcp_does`).
 fn read_result(text: &str) -> serde_json::Result<ServerResult> {
     if let Some(result) = serde_json::from_str::<CallParts>(text)
         .ok()
         .and_then(CallParts::result)
     {
         return Ok(ServerResult::CallToolResult(result));
+    }
+    if serde_json::from_str::<PromptKeys>(text).is_ok()
+        && let Ok(result) = serde_json::from_str(text)
+    {
+        return Ok(ServerResult::GetPromptResult(result));
+    }
+    if serde_json::from_str::<ReadKeys>(text).is_ok()
+        && let Ok(result) = serde_json::from_str(text)
+    {
+        return Ok(ServerResult::ReadResourceResult(result));
     }
     serde_json::from_str(text)
 }
@@ -479,6 +527,67 @@ mod tests {
 
     use super::*;
 
+    /// `read_result` reads each of `results` as rmcp's `ServerResult` does:
+    /// the same variant, the same value, or an error where rmcp errs.
+    fn reads_as_rmcp_does(results: &[&str]) {
+        for text in results {
+            let rmcp = serde_json::from_str::<ServerResult>(text)
+                .map(|r| serde_json::to_value(r).unwrap());
+            let lane = read_result(text).map(|r| serde_json::to_value(r).unwrap());
+            assert_eq!(lane.as_ref().ok(), rmcp.as_ref().ok(), "{text}");
+            let variant = |r: &ServerResult| std::mem::discriminant(r);
+            if let (Ok(a), Ok(b)) = (
+                read_result(text),
+                serde_json::from_str::<ServerResult>(text),
+            ) {
+                assert_eq!(variant(&a), variant(&b), "{text}");
+            }
+        }
+    }
+
+    /// The shortcuts of `read_result` for a prompt and a read read what
+    /// rmcp's `ServerResult` reads.
+    #[test]
+    fn lane_reads_a_prompt_or_read_result_as_rmcp_does() {
+        reads_as_rmcp_does(&[
+            r#"{"messages":[]}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}]}"#,
+            r#"{"description":"d","messages":[{"role":"assistant","content":{"type":"resource","resource":{"uri":"a://b","text":"t","mimeType":"text/plain"}}}]}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"image","data":"aGk=","mimeType":"image/png"}}],"_meta":{"a":1}}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"resource_link","uri":"a://b","name":"b"}}]}"#,
+            r#"{"messages":[],"resultType":"complete"}"#,
+            r#"{"messages":[],"resultType":"input_required"}"#,
+            r#"{"messages":[],"description":null}"#,
+            r#"{"messages":[],"_meta":null}"#,
+            r#"{"messages":[],"_meta":{"n":18446744073709551615,"f":1.5}}"#,
+            r#"{"messages":"x"}"#,
+            r#"{"messages":null}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"text"}}]}"#,
+            r#"{"messages":[{"role":"nobody","content":{"type":"text","text":"x"}}]}"#,
+            r#"{"messages":[],"completion":{"values":[]}}"#,
+            r#"{"messages":[],"protocolVersion":"2025-11-25"}"#,
+            r#"{"messages":[],"messages":[]}"#,
+            r#"{"messages":[],"contents":[]}"#,
+            r#"{"contents":[]}"#,
+            r#"{"contents":[{"uri":"a://b","text":"t","mimeType":"text/plain"}]}"#,
+            r#"{"contents":[{"uri":"a://b","blob":"aGk="}]}"#,
+            r#"{"contents":[{"uri":"a://b","text":"t","_meta":{"a":1}}],"_meta":{"b":2}}"#,
+            r#"{"contents":[],"ttlMs":0,"cacheScope":"private"}"#,
+            r#"{"contents":[],"ttlMs":-1}"#,
+            r#"{"contents":[],"ttlMs":1.5}"#,
+            r#"{"contents":[],"ttlMs":null,"cacheScope":null}"#,
+            r#"{"contents":[],"cacheScope":"nonsense"}"#,
+            r#"{"contents":[],"resultType":"complete"}"#,
+            r#"{"contents":[],"resultType":"task"}"#,
+            r#"{"contents":"x"}"#,
+            r#"{"contents":null}"#,
+            r#"{"contents":[{"text":"no uri"}]}"#,
+            r#"{"contents":[],"prompts":[]}"#,
+            r#"{"contents":[],"resources":[]}"#,
+            r#"{"contents":[],"contents":[]}"#,
+        ]);
+    }
+
     /// The shortcut of `read_result` reads what rmcp's `ServerResult` reads.
     #[test]
     fn lane_reads_a_call_result_as_rmcp_does() {
@@ -506,19 +615,7 @@ mod tests {
             r#"{"isError":false}"#,
             r#"{}"#,
         ];
-        for text in results {
-            let rmcp = serde_json::from_str::<ServerResult>(text)
-                .map(|r| serde_json::to_value(r).unwrap());
-            let lane = read_result(text).map(|r| serde_json::to_value(r).unwrap());
-            assert_eq!(lane.as_ref().ok(), rmcp.as_ref().ok(), "{text}");
-            let variant = |r: &ServerResult| std::mem::discriminant(r);
-            if let (Ok(a), Ok(b)) = (
-                read_result(text),
-                serde_json::from_str::<ServerResult>(text),
-            ) {
-                assert_eq!(variant(&a), variant(&b), "{text}");
-            }
-        }
+        reads_as_rmcp_does(&results);
     }
 
     /// The lines the server reads.
