@@ -8,7 +8,8 @@
 use serde_json::{Value, json};
 
 use crate::support::{
-    Driver, Guard, Listening, Sdk, config, everything, everything_http, is_error, second, text,
+    Driver, Guard, Listening, Sdk, Wire, config, everything, everything_http, is_error, second,
+    text,
 };
 
 /// The secret the second server quotes.
@@ -188,6 +189,207 @@ fn prompts_resources_and_completions_of_every_upstream_reach_every_client() {
         );
         assert!(!stderr.contains(KEY), "the secret reached stderr");
     }
+}
+
+/// The raw line of the answer to request `id`, its id taken out, and the
+/// time server-everything writes into its dynamic resources ("created at
+/// 9:43:12 AM") too.
+fn answered(wire: &mut Wire, id: u64, method: &str, params: Value) -> String {
+    let line = wire.request(id, method, params);
+    let mut line = line.replacen(&format!("\"id\":{id},"), "", 1);
+    let mut from = 0;
+    while let Some(at) = line[from..].find("created at ") {
+        let start = from + at + "created at ".len();
+        let end = line[start..].find('"').map_or(line.len(), |n| start + n);
+        line.replace_range(start..end, "…");
+        from = start;
+    }
+    line
+}
+
+/// The answer's `result`, parsed.
+fn result_of(line: &str) -> Value {
+    let answer: Value = serde_json::from_str(line).expect("JSON-RPC");
+    answer["result"].clone()
+}
+
+/// Over stdio a plain `prompts/get` or `resources/read` goes on the lane;
+/// the same request with `_meta` is left to rmcp's handler. Their answers
+/// are the same bytes: the server's result, secrets scrubbed, and the same
+/// errors for what no server claims.
+#[test]
+fn prompts_and_reads_on_the_lane_answer_as_rmcp_s_handler_does() {
+    let (_dir, config) = both();
+    let mut wire = Wire::start(&["--config", &config]);
+    wire.initialize();
+    let cases = [
+        (
+            "prompts/get",
+            json!({"name": "everything__args-prompt", "arguments": {"city": "Paris", "state": "TX"}}),
+        ),
+        (
+            "prompts/get",
+            json!({"name": "everything__resource-prompt", "arguments": {"resourceType": "Text", "resourceId": "2"}}),
+        ),
+        ("prompts/get", json!({"name": "second__simple-prompt"})),
+        ("prompts/get", json!({"name": "second__secret-prompt"})),
+        ("prompts/get", json!({"name": "nobody__prompt"})),
+        ("prompts/get", json!({"name": "index"})),
+        (
+            "resources/read",
+            json!({"uri": "demo://resource/static/document/features.md"}),
+        ),
+        (
+            "resources/read",
+            json!({"uri": "demo://resource/dynamic/text/3"}),
+        ),
+        ("resources/read", json!({"uri": "second://note/secret"})),
+        ("resources/read", json!({"uri": "nowhere://at/all"})),
+        ("resources/read", json!({"uri": "disclose://index"})),
+    ];
+    let mut id = 10;
+    let mut lane = Vec::new();
+    for (method, params) in &cases {
+        let mut with_meta = params.clone();
+        with_meta["_meta"] = json!({});
+        let plain = answered(&mut wire, id, method, params.clone());
+        let typed = answered(&mut wire, id + 1, method, with_meta);
+        assert_eq!(plain, typed, "{method} {params}");
+        assert!(!plain.contains(KEY), "a secret reached the client: {plain}");
+        lane.push(plain);
+        id += 2;
+    }
+    let secret = result_of(&lane[3]);
+    assert_eq!(
+        secret["messages"][0]["content"]["text"], "the key is [redacted by disclose]",
+        "{secret}"
+    );
+    let note = result_of(&lane[8]);
+    assert_eq!(
+        note["contents"][0]["text"], "key [redacted by disclose]",
+        "{note}"
+    );
+    // A prompt no server lists: invalid params; a URI no server claims:
+    // the specification's "resource not found", naming it.
+    let unknown: Value = serde_json::from_str(&lane[4]).expect("JSON-RPC");
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no prompt is named \"nobody__prompt\"")),
+        "{unknown}"
+    );
+    let unclaimed: Value = serde_json::from_str(&lane[9]).expect("JSON-RPC");
+    assert_eq!(unclaimed["error"]["code"], -32002, "{unclaimed}");
+    assert_eq!(
+        unclaimed["error"]["data"]["uri"], "nowhere://at/all",
+        "{unclaimed}"
+    );
+    let (status, stderr) = wire.disconnect(std::time::Duration::from_secs(10));
+    assert!(status.success(), "{stderr}");
+    assert!(!stderr.contains(KEY), "the secret reached stderr");
+
+    // What each server gives a client that reaches it without the gateway
+    // is what the gateway gives.
+    let servers = [
+        (everything("never"), &cases[..2], &lane[..2]),
+        (everything("never"), &cases[6..8], &lane[6..8]),
+        (second(json!({}), json!("never")), &cases[2..3], &lane[2..3]),
+    ];
+    for (entry, cases, lane) in servers {
+        let mut direct = Wire::server(&entry);
+        direct.initialize();
+        for ((method, params), through) in cases.iter().zip(lane) {
+            let mut params = params.clone();
+            if let Some(name) = params["name"].as_str() {
+                let raw = name.split_once("__").expect("a minted name").1;
+                params["name"] = json!(raw);
+            }
+            let own = answered(&mut direct, 1, method, params.clone());
+            assert_eq!(
+                result_of(through),
+                result_of(&own),
+                "{method} {params}: through the gateway {through}, direct {own}"
+            );
+        }
+    }
+}
+
+/// On the lane a read that its server does not answer in time, or that
+/// the client cancels, or whose server dies serving it, ends as rmcp's
+/// handler ends it: the same timeout error, no answer, and the server
+/// restarted by the next read.
+#[test]
+fn a_read_on_the_lane_times_out_is_cancelled_and_restarts_its_server_as_rmcp_s_handler_does() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let marker = dir.path().join("died-once");
+    let env = json!({"SECOND_API_KEY": KEY, "SECOND_SLOW": "30", "SECOND_MARKER": marker.display().to_string()});
+    let servers = json!({"second": second(env, json!("never"))});
+    let config = config(dir.path(), servers).display().to_string();
+    let mut wire = Wire::start(&["--config", &config, "--call-timeout", "1"]);
+    wire.initialize();
+
+    let slow = json!({"uri": "second://slow"});
+    let plain = answered(&mut wire, 1, "resources/read", slow.clone());
+    let typed = answered(
+        &mut wire,
+        2,
+        "resources/read",
+        json!({"uri": "second://slow", "_meta": {}}),
+    );
+    assert_eq!(plain, typed);
+    assert!(
+        plain.contains("did not answer resources/read \\\"second://slow\\\" within 1 s (--call-timeout); the request was cancelled upstream"),
+        "{plain}"
+    );
+
+    // Cancelled: never answered, then or after its timeout.
+    wire.send(json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": slow}));
+    wire.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
+    );
+    for id in [4, 5] {
+        if id == 5 {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+        }
+        wire.send(json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": "second://note/secret"}}));
+        loop {
+            let line: Value = serde_json::from_str(&wire.line()).expect("JSON-RPC");
+            assert_ne!(line["id"], 3, "a cancelled read was answered: {line}");
+            if line["id"] == id {
+                assert_eq!(contents(&line), "key [redacted by disclose]", "{line}");
+                break;
+            }
+        }
+    }
+
+    // Dies serving it: the error names the exit, and the next read
+    // restarts the server.
+    let died: Value = serde_json::from_str(&answered(
+        &mut wire,
+        6,
+        "resources/read",
+        json!({"uri": "second://fragile"}),
+    ))
+    .expect("JSON-RPC");
+    let error = died["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("server \"second\" exited")
+            && error.contains("during resources/read \"second://fragile\""),
+        "{died}"
+    );
+    let again: Value = serde_json::from_str(&answered(
+        &mut wire,
+        7,
+        "resources/read",
+        json!({"uri": "second://fragile"}),
+    ))
+    .expect("JSON-RPC");
+    assert_eq!(contents(&again), "read after a restart", "{again}");
+    let (status, stderr) = wire.disconnect(std::time::Duration::from_secs(10));
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("second: restarted"), "{stderr}");
+    assert!(!stderr.contains(KEY), "the secret reached stderr");
 }
 
 /// A gateway by URL over server-everything twice (by stdio, and over

@@ -393,6 +393,26 @@ impl Wire {
 
     /// Starts the gateway with `args` over `over`.
     pub fn over(args: &[&str], over: Over) -> Wire {
+        let mut command = gateway();
+        command.args(args);
+        Wire::of(command, over)
+    }
+
+    /// Starts the stdio server a config entry names (`command`, `args`,
+    /// `env`) on pipes, as a client reaches it without the gateway.
+    pub fn server(entry: &Value) -> Wire {
+        let mut command = Command::new(entry["command"].as_str().expect("a command"));
+        for arg in entry["args"].as_array().into_iter().flatten() {
+            command.arg(arg.as_str().expect("an argument"));
+        }
+        for (key, value) in entry["env"].as_object().into_iter().flatten() {
+            command.env(key, value.as_str().expect("a value"));
+        }
+        Wire::of(command, Over::Pipes)
+    }
+
+    /// Starts `command` over `over`.
+    fn of(mut command: Command, over: Over) -> Wire {
         let (their_stdin, our_stdin): (Stdio, Box<dyn Write + Send>) = match over {
             Over::Pipes | Over::PipeInFileOut => {
                 let (read, write) = std::io::pipe().expect("a pipe");
@@ -422,9 +442,7 @@ impl Wire {
                 (file.into(), Box::new(tail))
             }
         };
-        let mut command = gateway();
         let mut child = command
-            .args(args)
             .stdin(their_stdin)
             .stdout(their_stdout)
             .stderr(Stdio::piped())

@@ -12,9 +12,11 @@ SECOND_API_KEY (a secret the gateway must scrub), a read-only tool and a
 writing one (for `"approval": "writes"`), a tool that asks its user a
 question (`elicitation/create`, during the call), and `second://fragile`,
 which ends the process the first time it is read when SECOND_MARKER names
-a file that does not exist yet (it is created first).
+a file that does not exist yet (it is created first), and `second://slow`,
+read after SECOND_SLOW seconds (none when unset).
 """
 
+import asyncio
 import os
 import sys
 
@@ -57,6 +59,12 @@ def fragile() -> str:
             pass
         os._exit(3)
     return "read after a restart"
+
+
+@server.resource("second://slow", name="slow", mime_type="text/plain")
+async def slow() -> str:
+    await asyncio.sleep(float(os.environ.get("SECOND_SLOW", "0")))
+    return "read slowly"
 
 
 @server.tool(description="Reads the note.", annotations=ToolAnnotations(readOnlyHint=True))

@@ -165,6 +165,65 @@ pub(crate) struct Routed {
     pending: Option<(String, Value)>,
 }
 
+/// A `prompts/get` of an upstream's prompt or a `resources/read` of an
+/// upstream's resource, routed to the upstream that owns it: what rmcp's
+/// handler and the stdio lane (`lane`) both send.
+pub(crate) struct Asked {
+    /// The upstream that owns the prompt or the URI.
+    pub(crate) origin: String,
+    /// What the client named: the prompt's minted name, or the URI.
+    subject: String,
+    /// The request's params, as its upstream is sent them.
+    pub(crate) params: AskedParams,
+}
+
+/// An [`Asked`]'s params: the prompt's raw name and the client's
+/// arguments, or the URI, and nothing else of the client's request.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub(crate) enum AskedParams {
+    Prompt(GetPromptRequestParams),
+    Read(ReadResourceRequestParams),
+}
+
+impl Asked {
+    /// Its method.
+    pub(crate) fn method(&self) -> &'static str {
+        match self.params {
+            AskedParams::Prompt(_) => "prompts/get",
+            AskedParams::Read(_) => "resources/read",
+        }
+    }
+
+    /// What it is, in the gateway's messages.
+    pub(crate) fn what(&self) -> What<'_> {
+        What {
+            method: self.method(),
+            subject: &self.subject,
+        }
+    }
+
+    /// What the client is answered for what its upstream gave
+    /// ([`client_reply`]): a result of the request's own kind, in the
+    /// 2026-07-28 envelope (rmcp drops it for older clients).
+    pub(crate) fn answer(
+        &self,
+        answer: Result<ServerResult, ErrorData>,
+    ) -> Result<ServerResult, ErrorData> {
+        match (&self.params, answer?) {
+            (AskedParams::Prompt(_), ServerResult::GetPromptResult(mut result)) => {
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(ServerResult::GetPromptResult(result))
+            }
+            (AskedParams::Read(_), ServerResult::ReadResourceResult(mut result)) => {
+                result.result_type = Some(ResultType::COMPLETE);
+                Ok(ServerResult::ReadResourceResult(result))
+            }
+            _ => Err(unexpected(&self.origin, self.what())),
+        }
+    }
+}
+
 /// One MCP server over the shared gateway, bound to one session.
 #[derive(Clone)]
 pub struct Gateway {
@@ -486,17 +545,17 @@ impl Gateway {
         responded(called, minted, origin)
     }
 
-    /// Forwards `request` to `origin` for the client of `context`, with
-    /// its progress, its questions and its slot among the session's
-    /// requests in flight, as a call is forwarded.
+    /// Forwards `request` to `origin` for `caller`, with its progress, its
+    /// questions and its slot among the session's requests in flight, as
+    /// a call is forwarded.
     async fn forward(
         &self,
         origin: &str,
         request: ClientRequest,
         what: What<'_>,
-        context: &RequestContext<RoleServer>,
+        mut caller: Caller,
     ) -> Result<ServerResult, ErrorData> {
-        let _slot = CallSlot::take(context);
+        let _slot = caller.slot.take();
         let shared = &self.shared;
         let Some(upstream) = shared.upstreams.get(origin) else {
             return Err(ErrorData::internal_error(
@@ -508,59 +567,23 @@ impl Gateway {
             .session()
             .map_err(|m| ErrorData::internal_error(m, None))?;
         let restarted = |tools: &[Value]| shared.compare_restarted(origin, tools, "");
-        let (sink, progress) = match context.meta.get_progress_token() {
+        let (sink, progress) = match caller.progress.clone() {
             Some(token) => {
                 let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
                 (Some(sink), Some((token, progress)))
             }
             None => (None, None),
         };
-        let asker = Asker::new(
-            session.serial(),
-            &context.peer,
-            context.client_capabilities(),
-            context.protocol_version().as_ref(),
-        );
         let forward = Forward {
-            cancel: &context.ct,
+            cancel: &caller.ct,
             timeout: shared.options.call_timeout,
             restarted: &restarted,
             progress: sink,
-            asker: Some(asker),
+            asker: Some(caller.asker(session.serial())),
         };
         let replied = upstream.request(request, what, forward);
-        let (replied, ()) = tokio::join!(replied, forward_progress(&context.peer, progress));
-        let scrub = |text: &str| crate::secrets::scrub(text).into_owned();
-        match replied {
-            Replied::Result(result) => {
-                let mut result = *result;
-                let secrets = crate::secrets::installed();
-                if !secrets.is_empty()
-                    && let Ok(mut value) = serde_json::to_value(&result)
-                    && secrets.scrub_value(&mut value)
-                {
-                    result = serde_json::from_value(value).map_err(|_| {
-                        ErrorData::internal_error(
-                            format!("disclose: server \"{origin}\" answered {what} with a secret of the gateway's config, and it could not be cleaned; it was withheld"),
-                            None,
-                        )
-                    })?;
-                }
-                Ok(result)
-            }
-            Replied::Error(mut error) => {
-                error.message = scrub(&error.message).into();
-                if let Some(data) = error.data.as_mut() {
-                    crate::secrets::installed().scrub_value(data);
-                }
-                Err(error)
-            }
-            Replied::Failed(text) => Err(ErrorData::internal_error(scrub(text.trim_end()), None)),
-            Replied::Cancelled => Err(ErrorData::internal_error(
-                format!("disclose: the client cancelled {what}; server \"{origin}\" was told"),
-                None,
-            )),
-        }
+        let (replied, ()) = tokio::join!(replied, forward_progress(&caller.peer, progress));
+        client_reply(replied, origin, what)
     }
 
     /// Puts a call whose approval is required to the user. `None` lets the
@@ -636,6 +659,47 @@ impl Gateway {
             }
             Decision::Declined(how) => Some(error(approval::declined(minted, how)).into()),
         }
+    }
+}
+
+/// What the client gets for what an upstream replied to a request other
+/// than a call: its result or its error with every config secret
+/// replaced, or the gateway's error naming what went wrong.
+pub(crate) fn client_reply(
+    replied: Replied,
+    origin: &str,
+    what: What<'_>,
+) -> Result<ServerResult, ErrorData> {
+    let scrub = |text: &str| crate::secrets::scrub(text).into_owned();
+    match replied {
+        Replied::Result(result) => {
+            let mut result = *result;
+            let secrets = crate::secrets::installed();
+            if !secrets.is_empty()
+                && let Ok(mut value) = serde_json::to_value(&result)
+                && secrets.scrub_value(&mut value)
+            {
+                result = serde_json::from_value(value).map_err(|_| {
+                    ErrorData::internal_error(
+                        format!("disclose: server \"{origin}\" answered {what} with a secret of the gateway's config, and it could not be cleaned; it was withheld"),
+                        None,
+                    )
+                })?;
+            }
+            Ok(result)
+        }
+        Replied::Error(mut error) => {
+            error.message = scrub(&error.message).into();
+            if let Some(data) = error.data.as_mut() {
+                crate::secrets::installed().scrub_value(data);
+            }
+            Err(error)
+        }
+        Replied::Failed(text) => Err(ErrorData::internal_error(scrub(text.trim_end()), None)),
+        Replied::Cancelled => Err(ErrorData::internal_error(
+            format!("disclose: the client cancelled {what}; server \"{origin}\" was told"),
+            None,
+        )),
     }
 }
 
@@ -783,7 +847,7 @@ impl ServerHandler for Gateway {
 
     async fn get_prompt(
         &self,
-        request: GetPromptRequestParams,
+        mut request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         if request.name == INDEX {
@@ -793,27 +857,16 @@ impl ServerHandler for Gateway {
             }))?;
             return Ok(result.into());
         }
-        let lists = self.shared.hub.lists();
-        let Some(route) = lists.prompt(&request.name).cloned() else {
+        let arguments = request.arguments.take();
+        let Some(asked) = self.asked_prompt(&request.name, arguments) else {
             return Err(ErrorData::invalid_params(
                 format!("no prompt is named \"{}\"", request.name),
                 None,
             ));
         };
-        let what = What {
-            method: "prompts/get",
-            subject: &request.name,
-        };
-        let mut params = GetPromptRequestParams::new(route.raw_name.clone());
-        params.arguments = request.arguments.clone();
-        let sent = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
-        match self.forward(&route.origin, sent, what, &context).await? {
-            ServerResult::GetPromptResult(mut result) => {
-                // The 2026-07-28 envelope; rmcp drops it for older clients.
-                result.result_type = Some(ResultType::COMPLETE);
-                Ok(result.into())
-            }
-            _ => Err(unexpected(&route.origin, what)),
+        match self.ask(&asked, Caller::of(context)).await? {
+            ServerResult::GetPromptResult(result) => Ok(result.into()),
+            _ => Err(unexpected(&asked.origin, asked.what())),
         }
     }
 
@@ -855,19 +908,10 @@ impl ServerHandler for Gateway {
             }))?;
             return Ok(result.into());
         }
-        let origin = self.owner(&request.uri)?;
-        let what = What {
-            method: "resources/read",
-            subject: &request.uri,
-        };
-        let params = ReadResourceRequestParams::new(request.uri.clone());
-        let sent = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
-        match self.forward(&origin, sent, what, &context).await? {
-            ServerResult::ReadResourceResult(mut result) => {
-                result.result_type = Some(ResultType::COMPLETE);
-                Ok(result.into())
-            }
-            _ => Err(unexpected(&origin, what)),
+        let asked = self.asked_read(&request.uri)?;
+        match self.ask(&asked, Caller::of(context)).await? {
+            ServerResult::ReadResourceResult(result) => Ok(result.into()),
+            _ => Err(unexpected(&asked.origin, asked.what())),
         }
     }
 
@@ -902,7 +946,7 @@ impl ServerHandler for Gateway {
         let sent = ClientRequest::SubscribeRequest(rmcp::model::SubscribeRequest::new(
             SubscribeRequestParams::new(request.uri.clone()),
         ));
-        let subscribed = self.forward(&origin, sent, what, &context).await;
+        let subscribed = self.forward(&origin, sent, what, Caller::of(context)).await;
         if subscribed.is_err() {
             self.shared
                 .hub
@@ -941,7 +985,7 @@ impl ServerHandler for Gateway {
         let sent = ClientRequest::UnsubscribeRequest(rmcp::model::UnsubscribeRequest::new(
             UnsubscribeRequestParams::new(request.uri.clone()),
         ));
-        self.forward(&origin, sent, what, &context)
+        self.forward(&origin, sent, what, Caller::of(context))
             .await
             .map(|_| ())
     }
@@ -989,7 +1033,10 @@ impl ServerHandler for Gateway {
             subject: &subject,
         };
         let sent = ClientRequest::CompleteRequest(CompleteRequest::new(sent));
-        match self.forward(&origin, sent, what, &context).await? {
+        match self
+            .forward(&origin, sent, what, Caller::of(context))
+            .await?
+        {
             ServerResult::CompleteResult(mut result) => {
                 result.result_type = Some(ResultType::COMPLETE);
                 Ok(result)
@@ -1000,6 +1047,67 @@ impl ServerHandler for Gateway {
 }
 
 impl Gateway {
+    /// The `prompts/get` of the upstream prompt minted `name`, with
+    /// `arguments`; `None` when no upstream prompt is so named.
+    pub(crate) fn asked_prompt(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Option<Asked> {
+        let lists = self.shared.hub.lists();
+        let route = lists.prompt(name)?;
+        let mut params = GetPromptRequestParams::new(route.raw_name.clone());
+        params.arguments = arguments;
+        Some(Asked {
+            origin: route.origin.clone(),
+            subject: name.to_string(),
+            params: AskedParams::Prompt(params),
+        })
+    }
+
+    /// The `resources/read` of `uri` (not the index's) by the upstream
+    /// that serves it, or the specification's "resource not found".
+    pub(crate) fn asked_read(&self, uri: &str) -> Result<Asked, ErrorData> {
+        Ok(Asked {
+            origin: self.owner(uri)?,
+            subject: uri.to_string(),
+            params: AskedParams::Read(ReadResourceRequestParams::new(uri)),
+        })
+    }
+
+    /// Sends `asked` to its upstream for `caller` and reads its answer, as
+    /// rmcp's handler does.
+    pub(crate) async fn ask(
+        &self,
+        asked: &Asked,
+        caller: Caller,
+    ) -> Result<ServerResult, ErrorData> {
+        let sent = match &asked.params {
+            AskedParams::Prompt(params) => {
+                ClientRequest::GetPromptRequest(GetPromptRequest::new(params.clone()))
+            }
+            AskedParams::Read(params) => {
+                ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params.clone()))
+            }
+        };
+        let answer = self
+            .forward(&asked.origin, sent, asked.what(), caller)
+            .await;
+        asked.answer(answer)
+    }
+
+    /// The upstream `asked` can be sent to at once, on its lane: its
+    /// server is up on a child's stdio. `None` leaves it to
+    /// [`Gateway::ask`], which restarts a server that is down.
+    pub(crate) fn ask_now(&self, asked: &Asked) -> Option<crate::upstream::LaneNow> {
+        self.shared.upstreams.get(&asked.origin)?.lane_now()
+    }
+
+    /// The serial of the session this server answers for.
+    pub(crate) fn serial(&self) -> Option<u64> {
+        self.session().ok().map(|session| session.serial())
+    }
+
     /// The upstream that serves `uri`, or the specification's "resource
     /// not found".
     fn owner(&self, uri: &str) -> Result<String, ErrorData> {

@@ -431,28 +431,23 @@ impl Upstream {
         })
     }
 
-    /// What a call sent by [`LaneNow::send`] gives for `reply`, as
-    /// [`Upstream::call`] reads the same outcome.
-    async fn settle(&self, up: &Up, name: &str, reply: Told, timeout: Duration) -> Settled {
+    /// What a request sent by [`LaneNow::send`] gives for `reply` when it
+    /// is no result, as [`Upstream::forward`] reads the same outcome.
+    async fn settle(&self, up: &Up, what: What<'_>, reply: Told, timeout: Duration) -> Settled {
         let origin = &self.server.origin;
-        let what = What {
-            method: "tools/call",
-            subject: name,
-        };
         let answer = match reply {
             Told::Answered(answer) => answer,
             Told::Unsent => return Settled::Unsent,
             Told::Closed => Err(rmcp::ServiceError::TransportClosed),
             Told::TimedOut => {
-                return Settled::Called(Called::Failed(timed_out(origin, what, timeout)));
+                return Settled::Replied(Replied::Failed(timed_out(origin, what, timeout)));
             }
         };
-        let replied = match answered(answer, up.http) {
-            Sent::Answered(replied) => replied,
-            Sent::Unreached(_) => return Settled::Unsent,
-            Sent::Broken(error) => self.broken(up, what, error).await,
-        };
-        Settled::Called(called(replied, origin, what))
+        match answered(answer, up.http) {
+            Sent::Answered(replied) => Settled::Replied(replied),
+            Sent::Unreached(_) => Settled::Unsent,
+            Sent::Broken(error) => Settled::Replied(self.broken(up, what, error).await),
+        }
     }
 
     /// The connection to call on: the one that is up, or a new one when
@@ -581,13 +576,7 @@ fn timed_out(origin: &str, what: What<'_>, timeout: Duration) -> String {
 /// why there is none.
 fn called(replied: Replied, origin: &str, what: What<'_>) -> Called {
     match replied {
-        Replied::Result(result) => match *result {
-            ServerResult::CallToolResult(result) => Called::Result(result),
-            ServerResult::EmptyResult(_) => Called::Result(CallToolResult::success(Vec::new())),
-            _ => Called::Failed(format!(
-                "disclose: server \"{origin}\" answered {what} with a result this gateway does not pass on (input required, or a task)\n"
-            )),
-        },
+        Replied::Result(result) => called_result(*result, origin, what),
         Replied::Error(data) => Called::Failed(format!(
             "disclose: server \"{origin}\" answered {what} with an error: {} ({})\n",
             data.message, data.code.0
@@ -597,16 +586,50 @@ fn called(replied: Replied, origin: &str, what: What<'_>) -> Called {
     }
 }
 
-/// What a call sent at once ([`LaneNow::send`]) gives.
+/// What a call's result is to the gateway.
+fn called_result(result: ServerResult, origin: &str, what: What<'_>) -> Called {
+    match result {
+        ServerResult::CallToolResult(result) => Called::Result(result),
+        ServerResult::EmptyResult(_) => Called::Result(CallToolResult::success(Vec::new())),
+        _ => Called::Failed(format!(
+            "disclose: server \"{origin}\" answered {what} with a result this gateway does not pass on (input required, or a task)\n"
+        )),
+    }
+}
+
+/// What a request sent at once ([`LaneNow::send`]) gives.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once a request and moved once, into its done: a box would cost each answer an allocation"
+)]
 pub enum Settled {
-    /// What [`Upstream::call`] would have given.
-    Called(Called),
-    /// It never reached the server (the child is gone): the call is to be
-    /// made through [`Upstream::call`], which restarts it.
+    /// The server's result, as it answered.
+    Result(ServerResult),
+    /// Anything else, as [`Upstream::request`] would have given it.
+    Replied(Replied),
+    /// It never reached the server (the child is gone): the request is to
+    /// be made the way that restarts it ([`Upstream::call`],
+    /// [`Upstream::request`]).
     Unsent,
 }
 
-/// A server up on a lane, to send one call on at once
+impl Settled {
+    /// What [`Upstream::call`] would have given for a call of `name` on
+    /// `origin`; `None` when it never reached the server.
+    pub(crate) fn called(self, origin: &str, name: &str) -> Option<Called> {
+        let what = What {
+            method: "tools/call",
+            subject: name,
+        };
+        match self {
+            Settled::Result(result) => Some(called_result(result, origin, what)),
+            Settled::Replied(replied) => Some(called(replied, origin, what)),
+            Settled::Unsent => None,
+        }
+    }
+}
+
+/// A server up on a lane, to send one request on at once
 /// ([`Upstream::lane_now`]).
 pub(crate) struct LaneNow {
     upstream: Arc<Upstream>,
@@ -615,15 +638,19 @@ pub(crate) struct LaneNow {
 }
 
 impl LaneNow {
-    /// Sends `tools/call` `name` with `args` and returns at once; `done`
-    /// is given what [`Upstream::call`] would give for the same outcome:
-    /// at once for a result, after the same waits otherwise (a server
-    /// whose connection broke is marked down first). Past `timeout` the
-    /// call is cancelled upstream, as [`Upstream::call`] cancels it.
-    pub(crate) fn send(
+    /// Sends `method` with `params` and returns at once; `done` is given
+    /// what [`Upstream::forward`] would give for the same outcome: at
+    /// once for a result, after the same waits otherwise (a server whose
+    /// connection broke is marked down first). Past `timeout` the request
+    /// is cancelled upstream, as [`Upstream::forward`] cancels it.
+    /// `subject` is what it names (its raw tool name, the prompt's minted
+    /// name, the URI), for the messages.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn send<P: serde::Serialize>(
         self,
-        name: &str,
-        args: Option<&Map<String, Value>>,
+        method: &'static str,
+        params: &P,
+        subject: &str,
         timeout: Duration,
         asker: Asker,
         done: Box<dyn FnOnce(Settled) + Send>,
@@ -631,15 +658,15 @@ impl LaneNow {
         let LaneNow { upstream, up, lane } = self;
         let id = lane.next_id();
         let peer = up.peer.clone();
-        let named = name.to_string();
-        // Asked for from before the call is written until it is answered.
+        let subject = subject.to_string();
+        // Asked for from before the request is written until it is answered.
         let asking = up
             .askers
             .asking(crate::lane::upstream::request_id(id), asker);
         let finish: Finish = Box::new(move |reply| match reply {
-            Told::Answered(Ok(ServerResult::CallToolResult(result))) => {
+            Told::Answered(Ok(result)) => {
                 drop(asking);
-                done(Settled::Called(Called::Result(result)));
+                done(Settled::Result(result));
             }
             reply => {
                 drop(asking);
@@ -647,14 +674,18 @@ impl LaneNow {
                     drop(Abandoned::of(&up.peer, id));
                 }
                 tokio::spawn(async move {
-                    done(upstream.settle(&up, &named, reply, timeout).await);
+                    let what = What {
+                        method,
+                        subject: &subject,
+                    };
+                    done(upstream.settle(&up, what, reply, timeout).await);
                 });
             }
         });
         let deadline = tokio::time::Instant::now()
             .checked_add(timeout)
             .unwrap_or_else(far_future);
-        lane.send_now(id, name, args, deadline, finish);
+        lane.send_now(id, method, params, deadline, finish);
         Cancel { lane, id, peer }
     }
 }

@@ -1,4 +1,5 @@
-//! The client's side of the lane: a plain `tools/call` over stdio.
+//! The client's side of the lane: a plain `tools/call`, `prompts/get` or
+//! `resources/read` over stdio.
 //!
 //! Once the session is initialized, a `tools/call` whose params are only
 //! `name` and `arguments` (no progress token, no request state) is the
@@ -14,26 +15,37 @@
 //! call cancels it (upstream is told), and its answer is then dropped, as
 //! rmcp drops a cancelled request's. When the client's stdin ends, rmcp
 //! is told only once every such call has answered.
+//!
+//! A plain `prompts/get` (params only `name` and `arguments`) of an
+//! upstream's prompt, or `resources/read` (params only `uri`) of an
+//! upstream's resource, goes the same way when the upstream that owns it
+//! ([`Gateway::asked_prompt`], [`Gateway::asked_read`]) is up on a lane
+//! ([`Gateway::ask_now`]): sent at once, and its answer read by the code
+//! rmcp's handler reads it with ([`client_reply`], [`Asked::answer`]) and
+//! written as rmcp writes it. One that never reached its server goes to
+//! [`Gateway::ask`] on a task, which restarts the server. Any other (the
+//! index, a name or URI no upstream claims, a server not up on a lane) is
+//! left to rmcp.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, NumberOrString, ProtocolVersion, RequestId,
+    CallToolRequestParams, ErrorCode, NumberOrString, ProtocolVersion, RequestId,
     ServerJsonRpcMessage, ServerResult,
 };
-use rmcp::{Peer, RoleServer};
+use rmcp::{ErrorData, Peer, RoleServer};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Lines, Reader, SharedWriter, Tap, Writer};
-use crate::gateway::{Caller, Decided, Gateway, Routed};
+use crate::gateway::{Asked, Caller, Decided, Gateway, INDEX, INDEX_URI, Routed, client_reply};
 use crate::questions::Asker;
 use crate::session::lock;
-use crate::upstream::{Cancel, LaneNow, Settled};
+use crate::upstream::{Cancel, LaneNow, Replied, Settled};
 
 /// The client's lane of one session.
 pub struct Lane {
@@ -59,21 +71,21 @@ enum Flight {
     Sent(Option<Cancel>),
 }
 
-/// A plain call's line, read in one pass. A line that is not one is read
-/// again as a [`Peek`].
+/// A plain request's line, read in one pass. A line that is not one is
+/// read again as a [`Peek`].
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PlainCall<'a> {
+struct PlainLine<'a> {
     #[serde(borrow)]
     jsonrpc: &'a str,
     id: RequestId,
     #[serde(borrow)]
     method: &'a str,
-    params: Call,
+    params: Params,
 }
 
-/// A line that is no plain call, as far as the lane reads it to know
-/// whether it cancels one of its calls.
+/// A line that is no plain request, as far as the lane reads it to know
+/// whether it cancels one of its requests.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Peek<'a> {
@@ -87,12 +99,36 @@ struct Peek<'a> {
     params: Option<&'a RawValue>,
 }
 
-/// A plain call's params: nothing that rmcp's context would carry.
+/// A plain request's params: nothing that rmcp's context would carry. A
+/// key given as `null` is no string, so no plain request.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct Params {
+    #[serde(default, deserialize_with = "given")]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
+    #[serde(default, deserialize_with = "given")]
+    uri: Option<String>,
+}
+
+fn given<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(value).map(Some)
+}
+
+/// A plain request of the lane.
+enum Plain {
+    /// `tools/call`.
+    Call(Call),
+    /// `prompts/get`, its name and arguments read as a call's.
+    Prompt(Call),
+    /// `resources/read` of this URI.
+    Read(String),
+}
+
+/// A plain call's (or prompt's) name and arguments.
 struct Call {
     name: String,
-    #[serde(default)]
     arguments: Option<Map<String, Value>>,
 }
 
@@ -137,7 +173,7 @@ impl Lane {
         match self.gateway.decide(&request, &id) {
             Decided::Answered(response) => {
                 self.running.fetch_add(1, Ordering::AcqRel);
-                self.write(id, response, modern);
+                self.write(id, Ok(response.into()), modern);
             }
             Decided::Routed(routed) => {
                 let key = key(&id);
@@ -177,44 +213,122 @@ impl Lane {
             _ => Map::new(),
         });
         let this = Arc::clone(self);
-        let asker = self
-            .asker
+        let asker = self.asker(routed.session.serial(), peer);
+        let (flight, peer) = (key.clone(), peer.clone());
+        let kept = Arc::clone(&args);
+        let done = Box::new(move |settled: Settled| {
+            match settled.called(&routed.route.origin, &routed.route.raw_name) {
+                Some(called) => {
+                    let response =
+                        this.gateway
+                            .responded(called, &routed.call.name, &routed.route.origin);
+                    this.reply(&flight, id, Ok(response.into()), modern);
+                }
+                // The child is gone: the call goes the way that restarts
+                // it, unless it was cancelled meanwhile.
+                None => {
+                    routed.call.args = Value::Object(Arc::unwrap_or_clone(kept));
+                    let Some(ct) = this.to_task(&flight) else {
+                        return this.answered();
+                    };
+                    this.spawn(flight, id, ct, routed, request, peer);
+                }
+            }
+        });
+        let timeout = self.gateway.shared().options.call_timeout;
+        let params = crate::lane::upstream::Params::call(&raw_name, Some(&args));
+        let cancel = lane.send("tools/call", &params, &raw_name, timeout, asker, done);
+        self.sent(&key, cancel);
+    }
+
+    /// Sends a plain `prompts/get` or `resources/read` on the lane of the
+    /// upstream that owns it, when it is up on one; the upstream's answer
+    /// is written as it is read. `false` leaves the request to rmcp.
+    fn ask(
+        self: &Arc<Self>,
+        id: RequestId,
+        asked: Option<Asked>,
+        peer: &Peer<RoleServer>,
+        modern: bool,
+    ) -> bool {
+        let Some(asked) = asked else {
+            return false;
+        };
+        let (Some(lane), Some(serial)) = (self.gateway.ask_now(&asked), self.gateway.serial())
+        else {
+            return false;
+        };
+        let key = key(&id);
+        self.running.fetch_add(1, Ordering::AcqRel);
+        lock(&self.in_flight).insert(key.clone(), Flight::Sent(None));
+        let asker = self.asker(serial, peer);
+        let asked = Arc::new(asked);
+        let this = Arc::clone(self);
+        let (flight, peer) = (key.clone(), peer.clone());
+        let kept = Arc::clone(&asked);
+        let done = Box::new(move |settled: Settled| {
+            let replied = match settled {
+                Settled::Result(result) => Replied::Result(Box::new(result)),
+                Settled::Replied(replied) => replied,
+                // The child is gone: the request goes the way that
+                // restarts it, unless it was cancelled meanwhile.
+                Settled::Unsent => {
+                    let Some(ct) = this.to_task(&flight) else {
+                        return this.answered();
+                    };
+                    tokio::spawn(async move {
+                        let caller = caller(id.clone(), ct, peer);
+                        let answer = this.gateway.ask(&kept, caller).await;
+                        this.reply(&flight, id, answer, modern);
+                    });
+                    return;
+                }
+            };
+            let answer = kept.answer(client_reply(replied, &kept.origin, kept.what()));
+            this.reply(&flight, id, answer, modern);
+        });
+        let timeout = self.gateway.shared().options.call_timeout;
+        let what = asked.what();
+        let cancel = lane.send(
+            what.method,
+            &asked.params,
+            what.subject,
+            timeout,
+            asker,
+            done,
+        );
+        self.sent(&key, cancel);
+        true
+    }
+
+    /// Who the servers' questions during the session's requests go to.
+    fn asker(&self, serial: u64, peer: &Peer<RoleServer>) -> Asker {
+        self.asker
             .get_or_init(|| {
                 let info = peer.peer_info();
                 Asker::new(
-                    routed.session.serial(),
+                    serial,
                     peer,
                     info.as_ref().map(|info| info.capabilities.clone()),
                     info.as_ref().map(|info| &info.protocol_version),
                 )
             })
-            .clone();
-        let (flight, peer) = (key.clone(), peer.clone());
-        let kept = Arc::clone(&args);
-        let done = Box::new(move |settled: Settled| match settled {
-            Settled::Called(called) => {
-                let response =
-                    this.gateway
-                        .responded(called, &routed.call.name, &routed.route.origin);
-                this.reply(&flight, id, response, modern);
-            }
-            // The child is gone: the call goes the way that restarts it,
-            // unless it was cancelled meanwhile.
-            Settled::Unsent => {
-                routed.call.args = Value::Object(Arc::unwrap_or_clone(kept));
-                let ct = CancellationToken::new();
-                match lock(&this.in_flight).get_mut(&flight) {
-                    Some(entry) => *entry = Flight::Task(ct.clone()),
-                    None => return this.answered(),
-                }
-                this.spawn(flight, id, ct, routed, request, peer);
-            }
-        });
-        let timeout = self.gateway.shared().options.call_timeout;
-        let cancel = lane.send(&raw_name, Some(&args), timeout, asker, done);
-        if let Some(Flight::Sent(slot)) = lock(&self.in_flight).get_mut(&key) {
+            .clone()
+    }
+
+    /// Keeps the cancelling of request `key`, sent at once, while it waits.
+    fn sent(&self, key: &str, cancel: Cancel) {
+        if let Some(Flight::Sent(slot)) = lock(&self.in_flight).get_mut(key) {
             *slot = Some(cancel);
         }
+    }
+
+    /// Moves request `key` to a task of its own: its cancelling, or `None`
+    /// when it was cancelled meanwhile.
+    fn to_task(&self, key: &str) -> Option<CancellationToken> {
+        let ct = CancellationToken::new();
+        *lock(&self.in_flight).get_mut(key)? = Flight::Task(ct.clone());
+        Some(ct)
     }
 
     /// Runs a routed call on a task of its own ([`Gateway::run_routed`]).
@@ -229,44 +343,56 @@ impl Lane {
     ) {
         let lane = Arc::clone(self);
         tokio::spawn(async move {
-            let info = peer.peer_info();
-            let version = info.as_ref().map(|info| info.protocol_version.clone());
-            let modern = is_modern(version.as_ref());
-            let caller = Caller {
-                id: id.clone(),
-                ct,
-                progress: None,
-                capabilities: info.as_ref().map(|info| info.capabilities.clone()),
-                version,
-                peer,
-                slot: None,
-            };
+            let caller = caller(id.clone(), ct, peer);
+            let modern = is_modern(caller.version.as_ref());
             let response = lane.gateway.run_routed(routed, &request, &caller).await;
-            lane.reply(&key, id, response, modern);
+            lane.reply(&key, id, Ok(response.into()), modern);
         });
     }
 
-    /// Writes a call's answer, unless the call was cancelled.
-    fn reply(self: &Arc<Self>, key: &str, id: RequestId, response: CallToolResponse, modern: bool) {
+    /// Writes a request's answer, unless the request was cancelled.
+    fn reply(
+        self: &Arc<Self>,
+        key: &str,
+        id: RequestId,
+        answer: Result<ServerResult, ErrorData>,
+        modern: bool,
+    ) {
         if lock(&self.in_flight).remove(key).is_some() {
-            self.write(id, response, modern);
+            self.write(id, answer, modern);
         } else {
             self.answered();
         }
     }
 
-    /// Writes a call's answer as rmcp's handler would, then counts it
+    /// Writes a request's answer as rmcp's handler would, then counts it
     /// answered.
-    fn write(self: &Arc<Self>, id: RequestId, response: CallToolResponse, modern: bool) {
-        let mut result = ServerResult::from(response);
-        if modern {
-            result.fill_missing_cache_hints();
-        } else {
-            result.strip_result_type_for_legacy_peer();
-            result.strip_non_object_output_for_legacy_peer();
-        }
+    fn write(
+        self: &Arc<Self>,
+        id: RequestId,
+        answer: Result<ServerResult, ErrorData>,
+        modern: bool,
+    ) {
+        let message = match answer {
+            Ok(mut result) => {
+                if modern {
+                    result.fill_missing_cache_hints();
+                } else {
+                    result.strip_result_type_for_legacy_peer();
+                    result.strip_non_object_output_for_legacy_peer();
+                }
+                ServerJsonRpcMessage::response(result, id)
+            }
+            Err(mut error) => {
+                // rmcp's code for 2026-07-28 clients.
+                if modern && error.code == ErrorCode::RESOURCE_NOT_FOUND {
+                    error.code = ErrorCode::INVALID_PARAMS;
+                }
+                ServerJsonRpcMessage::error(error, Some(id))
+            }
+        };
         let lane = Arc::clone(self);
-        match super::line(&ServerJsonRpcMessage::response(result, id)) {
+        match super::line(&message) {
             // A client that went away misses its answer.
             Ok(line) => super::write_now(&self.writer, line, move |_| lane.answered()),
             Err(_) => self.answered(),
@@ -278,6 +404,21 @@ impl Lane {
         if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.finished.notify_waiters();
         }
+    }
+}
+
+/// Who made a request of the lane, as the gateway's way that restarts a
+/// server needs them (no progress: a plain request asks none).
+fn caller(id: RequestId, ct: CancellationToken, peer: Peer<RoleServer>) -> Caller {
+    let info = peer.peer_info();
+    Caller {
+        id,
+        ct,
+        progress: None,
+        capabilities: info.as_ref().map(|info| info.capabilities.clone()),
+        version: info.as_ref().map(|info| info.protocol_version.clone()),
+        peer,
+        slot: None,
     }
 }
 
@@ -300,9 +441,23 @@ impl Tap for Arc<Lane> {
         let Ok(line) = std::str::from_utf8(line) else {
             return false;
         };
-        if let Some((id, call)) = plain_call(line) {
-            self.answer(id, call, peer, is_modern(Some(&info.protocol_version)));
-            return true;
+        if let Some((id, plain)) = plain(line) {
+            let modern = is_modern(Some(&info.protocol_version));
+            return match plain {
+                Plain::Call(call) => {
+                    self.answer(id, call, peer, modern);
+                    true
+                }
+                Plain::Prompt(call) if call.name != INDEX => {
+                    let asked = self.gateway.asked_prompt(&call.name, call.arguments);
+                    self.ask(id, asked, peer, modern)
+                }
+                Plain::Read(uri) if uri != INDEX_URI => {
+                    let asked = self.gateway.asked_read(&uri).ok();
+                    self.ask(id, asked, peer, modern)
+                }
+                Plain::Prompt(_) | Plain::Read(_) => false,
+            };
         }
         // Any other line is the lane's only if it cancels one of its calls.
         let Ok(peek) = serde_json::from_str::<Peek>(line) else {
@@ -345,12 +500,42 @@ impl Tap for Arc<Lane> {
     }
 }
 
-/// `line`'s id and params, when it is a plain `tools/call`: a request with
-/// no key but `jsonrpc`, `id`, `method` and `params`, whose params have no
-/// key but `name` and `arguments`.
-fn plain_call(line: &str) -> Option<(RequestId, Call)> {
-    let plain = serde_json::from_str::<PlainCall>(line).ok()?;
-    (plain.jsonrpc == "2.0" && plain.method == "tools/call").then_some((plain.id, plain.params))
+/// `line`'s id and request, when it is a plain request: one with no key
+/// but `jsonrpc`, `id`, `method` and `params`, whose params are a
+/// `tools/call`'s or `prompts/get`'s `name` and `arguments`, or a
+/// `resources/read`'s `uri`, and no other key.
+fn plain(line: &str) -> Option<(RequestId, Plain)> {
+    let plain = serde_json::from_str::<PlainLine>(line).ok()?;
+    if plain.jsonrpc != "2.0" {
+        return None;
+    }
+    let request = match (plain.method, plain.params) {
+        (
+            method @ ("tools/call" | "prompts/get"),
+            Params {
+                name: Some(name),
+                arguments,
+                uri: None,
+            },
+        ) => {
+            let call = Call { name, arguments };
+            if method == "tools/call" {
+                Plain::Call(call)
+            } else {
+                Plain::Prompt(call)
+            }
+        }
+        (
+            "resources/read",
+            Params {
+                name: None,
+                arguments: None,
+                uri: Some(uri),
+            },
+        ) => Plain::Read(uri),
+        _ => return None,
+    };
+    Some((plain.id, request))
 }
 
 /// A request id as a map key: `1` and `"1"` differ.
@@ -365,22 +550,34 @@ fn key(id: &RequestId) -> String {
 mod tests {
     use super::*;
 
-    /// The id's key, the name and the arguments (`null` when not given).
-    fn plain(line: &str) -> Option<(String, String, Value)> {
-        plain_call(line).map(|(id, call)| {
-            (
+    /// The id's key, the method, and the name and the arguments (`null`
+    /// when not given) or the URI.
+    fn plain_of(line: &str) -> Option<(String, &'static str, String, Value)> {
+        plain(line).map(|(id, plain)| match plain {
+            Plain::Call(call) => (
                 key(&id),
+                "tools/call",
                 call.name,
                 call.arguments.map_or(Value::Null, Value::Object),
-            )
+            ),
+            Plain::Prompt(call) => (
+                key(&id),
+                "prompts/get",
+                call.name,
+                call.arguments.map_or(Value::Null, Value::Object),
+            ),
+            Plain::Read(uri) => (key(&id), "resources/read", uri, Value::Null),
         })
     }
 
     #[test]
-    fn a_plain_call_is_read_in_one_pass_with_its_id_and_arguments() {
+    fn a_plain_request_is_read_in_one_pass_with_its_id_and_arguments() {
         let line = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"call","arguments":{"name":"a__b","args":{"x":[1,"\u00e9"]}}}}"#;
-        let (id, name, arguments) = plain(line).expect("a plain call");
-        assert_eq!((id.as_str(), name.as_str()), ("7", "call"));
+        let (id, method, name, arguments) = plain_of(line).expect("a plain call");
+        assert_eq!(
+            (id.as_str(), method, name.as_str()),
+            ("7", "tools/call", "call")
+        );
         assert_eq!(
             arguments,
             serde_json::json!({"name": "a__b", "args": {"x": [1, "é"]}})
@@ -389,19 +586,47 @@ mod tests {
         let line =
             r#"{"params":{"name":"describe"},"method":"tools/call","id":"7","jsonrpc":"2.0"}"#;
         assert_eq!(
-            plain(line),
-            Some(("\"7\"".into(), "describe".into(), Value::Null))
+            plain_of(line),
+            Some(("\"7\"".into(), "tools/call", "describe".into(), Value::Null))
+        );
+        // A prompt with its arguments; a read.
+        let line = r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"a__p","arguments":{"city":"Paris"}}}"#;
+        assert_eq!(
+            plain_of(line),
+            Some((
+                "3".into(),
+                "prompts/get",
+                "a__p".into(),
+                serde_json::json!({"city": "Paris"})
+            ))
+        );
+        let line = r#"{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"a://b"}}"#;
+        assert_eq!(
+            plain_of(line),
+            Some(("4".into(), "resources/read", "a://b".into(), Value::Null))
         );
     }
 
     #[test]
-    fn any_other_line_is_not_a_plain_call() {
+    fn any_other_line_is_not_a_plain_request() {
         for line in [
             // What rmcp's context carries: a progress token, a request's state.
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call","arguments":{},"_meta":{"progressToken":1}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call","task":{}}}"#,
-            // Another method with a call's params, a notification, no params.
-            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"call","arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"a__p","_meta":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"a__p","requestState":"s"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a://b","_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a://b","inputResponses":{}}}"#,
+            // Another method with a call's params, or the wrong params.
+            r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"name":"call","arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"name":"call"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a://b","name":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a://b","arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":null}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call","uri":"a://b"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":null}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"a://b"}}"#,
+            // A notification, no id, no params.
             r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"call"}}"#,
             r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"call"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
@@ -412,7 +637,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools\/call","params":{"name":"call"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call"}"#,
         ] {
-            assert!(plain(line).is_none(), "{line}");
+            assert!(plain_of(line).is_none(), "{line}");
         }
     }
 }

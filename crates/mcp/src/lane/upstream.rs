@@ -1,10 +1,12 @@
-//! A stdio upstream's side of the lane: the gateway's `tools/call` to it.
+//! A stdio upstream's side of the lane: the gateway's `tools/call` to it,
+//! and its plain `prompts/get` and `resources/read`.
 //!
 //! [`Calls::send`] writes the request itself, under an id above every
 //! id rmcp's client gives (a `u32`), so the two never meet on one
 //! connection; the tap takes the answer to such an id and hands it to the
 //! call that waits for it, read as rmcp reads a result (`ServerResult`).
-//! [`Calls::send_now`] sends one without waiting: the tap hands its answer
+//! [`Calls::send_now`] sends one (a call, or any request whose answer is
+//! read as rmcp reads a result) without waiting: the tap hands its answer
 //! to the call's [`Finish`] as it reads it, and the lane's sweeper, one
 //! task a connection, tells it when its deadline passes (so a call costs
 //! no timer of its own). Everything else the server sends (its progress
@@ -98,20 +100,32 @@ pub struct Waiting {
 }
 
 #[derive(Serialize)]
-struct Request<'a> {
+struct Request<'a, P> {
     jsonrpc: &'static str,
     id: u64,
     method: &'static str,
-    params: Params<'a>,
+    params: &'a P,
 }
 
+/// A `tools/call`'s params, as the lane sends them.
 #[derive(Serialize)]
-struct Params<'a> {
+pub struct Params<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<&'a Map<String, Value>>,
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     meta: Option<Meta>,
+}
+
+impl<'a> Params<'a> {
+    /// A call of `name` with `arguments`, asking no progress.
+    pub fn call(name: &'a str, arguments: Option<&'a Map<String, Value>>) -> Params<'a> {
+        Params {
+            name,
+            arguments,
+            meta: None,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -178,7 +192,12 @@ impl Calls {
         if self.is_closed() {
             return Err(std::io::ErrorKind::BrokenPipe.into());
         }
-        super::write_line(&self.writer, request_line(id, name, arguments, progress)?).await?;
+        let params = Params {
+            name,
+            arguments,
+            meta: progress.then_some(Meta { progress_token: id }),
+        };
+        super::write_line(&self.writer, request_line(id, "tools/call", &params)?).await?;
         Ok(waiting)
     }
 
@@ -187,15 +206,15 @@ impl Calls {
         self.next.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Sends `tools/call` `name` with `arguments` under `id` (from
-    /// [`Calls::next_id`]) without waiting: the request is written at once
-    /// when the writer is free (or on a task of its own after the lines
-    /// before it), and `finish` is told, once, what became of the call.
-    pub fn send_now(
+    /// Sends `method` with `params` under `id` (from [`Calls::next_id`])
+    /// without waiting: the request is written at once when the writer is
+    /// free (or on a task of its own after the lines before it), and
+    /// `finish` is told, once, what became of it.
+    pub fn send_now<P: Serialize>(
         self: &Arc<Self>,
         id: u64,
-        name: &str,
-        arguments: Option<&Map<String, Value>>,
+        method: &'static str,
+        params: &P,
         deadline: Instant,
         finish: Finish,
     ) {
@@ -207,7 +226,7 @@ impl Calls {
             waiting.insert(id, Waiter::Now { finish, deadline });
             self.arm(deadline);
         }
-        let line = match request_line(id, name, arguments, false) {
+        let line = match request_line(id, method, params) {
             Ok(line) if !self.is_closed() => line,
             _ => return self.finish(id, Told::Unsent),
         };
@@ -294,24 +313,18 @@ async fn sweep(lane: std::sync::Weak<Calls>, wake: Arc<Notify>) {
     }
 }
 
-/// A `tools/call` request of the lane, as one line.
-fn request_line(
+/// A request of the lane, as one line.
+fn request_line<P: Serialize>(
     id: u64,
-    name: &str,
-    arguments: Option<&Map<String, Value>>,
-    progress: bool,
+    method: &'static str,
+    params: &P,
 ) -> std::io::Result<Vec<u8>> {
-    let request = Request {
+    super::line(&Request {
         jsonrpc: "2.0",
         id,
-        method: "tools/call",
-        params: Params {
-            name,
-            arguments,
-            meta: progress.then_some(Meta { progress_token: id }),
-        },
-    };
-    super::line(&request)
+        method,
+        params,
+    })
 }
 
 /// A lane id as JSON-RPC's request id.
@@ -391,17 +404,65 @@ impl CallParts {
     }
 }
 
+/// The keys of a `prompts/get` result: `messages`, and no key but
+/// `GetPromptResult`'s. Every variant of `ServerResult` before it needs a
+/// key that is not among them (`supportedVersions`, `protocolVersion`,
+/// `completion`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "only which keys a result has is read")]
+struct PromptKeys {
+    #[serde(default)]
+    result_type: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    description: Option<serde::de::IgnoredAny>,
+    messages: serde::de::IgnoredAny,
+    #[serde(rename = "_meta", default)]
+    meta: Option<serde::de::IgnoredAny>,
+}
+
+/// The keys of a `resources/read` result: `contents`, and no key but
+/// `ReadResourceResult`'s. Every variant of `ServerResult` before it needs
+/// a key that is not among them (those of [`PromptKeys`], `messages`,
+/// `prompts`, `resources`, `resourceTemplates`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "only which keys a result has is read")]
+struct ReadKeys {
+    #[serde(default)]
+    result_type: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    ttl_ms: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    cache_scope: Option<serde::de::IgnoredAny>,
+    contents: serde::de::IgnoredAny,
+    #[serde(rename = "_meta", default)]
+    meta: Option<serde::de::IgnoredAny>,
+}
+
 /// A result as rmcp reads one (`ServerResult`, an untagged union tried
 /// variant by variant). A result with `content` and no key but those of
 /// `CallToolResult` is one no variant before it reads (each needs a key of
 /// its own: `lane_reads_a_call_result_as_rmcp_does`), so it is read as
-/// that variant at once.
+/// that variant at once; so is a result with the keys of a prompt
+/// ([`PromptKeys`]) or a read ([`ReadKeys`]) that reads as one
+/// (`lane_reads_a_prompt_or_read_result_as_rmcp_does`).
 fn read_result(text: &str) -> serde_json::Result<ServerResult> {
     if let Some(result) = serde_json::from_str::<CallParts>(text)
         .ok()
         .and_then(CallParts::result)
     {
         return Ok(ServerResult::CallToolResult(result));
+    }
+    if serde_json::from_str::<PromptKeys>(text).is_ok()
+        && let Ok(result) = serde_json::from_str(text)
+    {
+        return Ok(ServerResult::GetPromptResult(result));
+    }
+    if serde_json::from_str::<ReadKeys>(text).is_ok()
+        && let Ok(result) = serde_json::from_str(text)
+    {
+        return Ok(ServerResult::ReadResourceResult(result));
     }
     serde_json::from_str(text)
 }
@@ -466,6 +527,67 @@ mod tests {
 
     use super::*;
 
+    /// `read_result` reads each of `results` as rmcp's `ServerResult` does:
+    /// the same variant, the same value, or an error where rmcp errs.
+    fn reads_as_rmcp_does(results: &[&str]) {
+        for text in results {
+            let rmcp = serde_json::from_str::<ServerResult>(text)
+                .map(|r| serde_json::to_value(r).unwrap());
+            let lane = read_result(text).map(|r| serde_json::to_value(r).unwrap());
+            assert_eq!(lane.as_ref().ok(), rmcp.as_ref().ok(), "{text}");
+            let variant = |r: &ServerResult| std::mem::discriminant(r);
+            if let (Ok(a), Ok(b)) = (
+                read_result(text),
+                serde_json::from_str::<ServerResult>(text),
+            ) {
+                assert_eq!(variant(&a), variant(&b), "{text}");
+            }
+        }
+    }
+
+    /// The shortcuts of `read_result` for a prompt and a read read what
+    /// rmcp's `ServerResult` reads.
+    #[test]
+    fn lane_reads_a_prompt_or_read_result_as_rmcp_does() {
+        reads_as_rmcp_does(&[
+            r#"{"messages":[]}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}]}"#,
+            r#"{"description":"d","messages":[{"role":"assistant","content":{"type":"resource","resource":{"uri":"a://b","text":"t","mimeType":"text/plain"}}}]}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"image","data":"aGk=","mimeType":"image/png"}}],"_meta":{"a":1}}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"resource_link","uri":"a://b","name":"b"}}]}"#,
+            r#"{"messages":[],"resultType":"complete"}"#,
+            r#"{"messages":[],"resultType":"input_required"}"#,
+            r#"{"messages":[],"description":null}"#,
+            r#"{"messages":[],"_meta":null}"#,
+            r#"{"messages":[],"_meta":{"n":18446744073709551615,"f":1.5}}"#,
+            r#"{"messages":"x"}"#,
+            r#"{"messages":null}"#,
+            r#"{"messages":[{"role":"user","content":{"type":"text"}}]}"#,
+            r#"{"messages":[{"role":"nobody","content":{"type":"text","text":"x"}}]}"#,
+            r#"{"messages":[],"completion":{"values":[]}}"#,
+            r#"{"messages":[],"protocolVersion":"2025-11-25"}"#,
+            r#"{"messages":[],"messages":[]}"#,
+            r#"{"messages":[],"contents":[]}"#,
+            r#"{"contents":[]}"#,
+            r#"{"contents":[{"uri":"a://b","text":"t","mimeType":"text/plain"}]}"#,
+            r#"{"contents":[{"uri":"a://b","blob":"aGk="}]}"#,
+            r#"{"contents":[{"uri":"a://b","text":"t","_meta":{"a":1}}],"_meta":{"b":2}}"#,
+            r#"{"contents":[],"ttlMs":0,"cacheScope":"private"}"#,
+            r#"{"contents":[],"ttlMs":-1}"#,
+            r#"{"contents":[],"ttlMs":1.5}"#,
+            r#"{"contents":[],"ttlMs":null,"cacheScope":null}"#,
+            r#"{"contents":[],"cacheScope":"nonsense"}"#,
+            r#"{"contents":[],"resultType":"complete"}"#,
+            r#"{"contents":[],"resultType":"task"}"#,
+            r#"{"contents":"x"}"#,
+            r#"{"contents":null}"#,
+            r#"{"contents":[{"text":"no uri"}]}"#,
+            r#"{"contents":[],"prompts":[]}"#,
+            r#"{"contents":[],"resources":[]}"#,
+            r#"{"contents":[],"contents":[]}"#,
+        ]);
+    }
+
     /// The shortcut of `read_result` reads what rmcp's `ServerResult` reads.
     #[test]
     fn lane_reads_a_call_result_as_rmcp_does() {
@@ -493,19 +615,7 @@ mod tests {
             r#"{"isError":false}"#,
             r#"{}"#,
         ];
-        for text in results {
-            let rmcp = serde_json::from_str::<ServerResult>(text)
-                .map(|r| serde_json::to_value(r).unwrap());
-            let lane = read_result(text).map(|r| serde_json::to_value(r).unwrap());
-            assert_eq!(lane.as_ref().ok(), rmcp.as_ref().ok(), "{text}");
-            let variant = |r: &ServerResult| std::mem::discriminant(r);
-            if let (Ok(a), Ok(b)) = (
-                read_result(text),
-                serde_json::from_str::<ServerResult>(text),
-            ) {
-                assert_eq!(variant(&a), variant(&b), "{text}");
-            }
-        }
+        reads_as_rmcp_does(&results);
     }
 
     /// The lines the server reads.
@@ -656,7 +766,13 @@ mod tests {
             let finish: Finish = Box::new(move |reply| tell.send((id, told(&reply))).unwrap());
             let mut arguments = Map::new();
             arguments.insert("message".into(), Value::from("hi"));
-            lane.send_now(id, name, Some(&arguments), deadline, finish);
+            lane.send_now(
+                id,
+                "tools/call",
+                &Params::call(name, Some(&arguments)),
+                deadline,
+                finish,
+            );
             id
         };
         let later = Instant::now() + std::time::Duration::from_secs(3600);
