@@ -168,30 +168,30 @@ pub(crate) struct Routed {
 /// A `prompts/get` of an upstream's prompt or a `resources/read` of an
 /// upstream's resource, routed to the upstream that owns it: what rmcp's
 /// handler and the stdio lane (`lane`) both send.
-pub(crate) struct Asked {
+pub(crate) struct RoutedAsk {
     /// The upstream that owns the prompt or the URI.
     pub(crate) origin: String,
     /// What the client named: the prompt's minted name, or the URI.
     subject: String,
     /// The request's params, as its upstream is sent them.
-    pub(crate) params: AskedParams,
+    pub(crate) params: RoutedAskParams,
 }
 
-/// An [`Asked`]'s params: the prompt's raw name and the client's
+/// An [`RoutedAsk`]'s params: the prompt's raw name and the client's
 /// arguments, or the URI, and nothing else of the client's request.
 #[derive(serde::Serialize)]
 #[serde(untagged)]
-pub(crate) enum AskedParams {
+pub(crate) enum RoutedAskParams {
     Prompt(GetPromptRequestParams),
     Read(ReadResourceRequestParams),
 }
 
-impl Asked {
+impl RoutedAsk {
     /// Its method.
     pub(crate) fn method(&self) -> &'static str {
         match self.params {
-            AskedParams::Prompt(_) => "prompts/get",
-            AskedParams::Read(_) => "resources/read",
+            RoutedAskParams::Prompt(_) => "prompts/get",
+            RoutedAskParams::Read(_) => "resources/read",
         }
     }
 
@@ -211,11 +211,11 @@ impl Asked {
         answer: Result<ServerResult, ErrorData>,
     ) -> Result<ServerResult, ErrorData> {
         match (&self.params, answer?) {
-            (AskedParams::Prompt(_), ServerResult::GetPromptResult(mut result)) => {
+            (RoutedAskParams::Prompt(_), ServerResult::GetPromptResult(mut result)) => {
                 result.result_type = Some(ResultType::COMPLETE);
                 Ok(ServerResult::GetPromptResult(result))
             }
-            (AskedParams::Read(_), ServerResult::ReadResourceResult(mut result)) => {
+            (RoutedAskParams::Read(_), ServerResult::ReadResourceResult(mut result)) => {
                 result.result_type = Some(ResultType::COMPLETE);
                 Ok(ServerResult::ReadResourceResult(result))
             }
@@ -1053,25 +1053,25 @@ impl Gateway {
         &self,
         name: &str,
         arguments: Option<Map<String, Value>>,
-    ) -> Option<Asked> {
+    ) -> Option<RoutedAsk> {
         let lists = self.shared.hub.lists();
         let route = lists.prompt(name)?;
         let mut params = GetPromptRequestParams::new(route.raw_name.clone());
         params.arguments = arguments;
-        Some(Asked {
+        Some(RoutedAsk {
             origin: route.origin.clone(),
             subject: name.to_string(),
-            params: AskedParams::Prompt(params),
+            params: RoutedAskParams::Prompt(params),
         })
     }
 
     /// The `resources/read` of `uri` (not the index's) by the upstream
     /// that serves it, or the specification's "resource not found".
-    pub(crate) fn asked_read(&self, uri: &str) -> Result<Asked, ErrorData> {
-        Ok(Asked {
+    pub(crate) fn asked_read(&self, uri: &str) -> Result<RoutedAsk, ErrorData> {
+        Ok(RoutedAsk {
             origin: self.owner(uri)?,
             subject: uri.to_string(),
-            params: AskedParams::Read(ReadResourceRequestParams::new(uri)),
+            params: RoutedAskParams::Read(ReadResourceRequestParams::new(uri)),
         })
     }
 
@@ -1079,14 +1079,14 @@ impl Gateway {
     /// rmcp's handler does.
     pub(crate) async fn ask(
         &self,
-        asked: &Asked,
+        asked: &RoutedAsk,
         caller: Caller,
     ) -> Result<ServerResult, ErrorData> {
         let sent = match &asked.params {
-            AskedParams::Prompt(params) => {
+            RoutedAskParams::Prompt(params) => {
                 ClientRequest::GetPromptRequest(GetPromptRequest::new(params.clone()))
             }
-            AskedParams::Read(params) => {
+            RoutedAskParams::Read(params) => {
                 ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params.clone()))
             }
         };
@@ -1099,7 +1099,7 @@ impl Gateway {
     /// The upstream `asked` can be sent to at once, on its lane: its
     /// server is up on a child's stdio. `None` leaves it to
     /// [`Gateway::ask`], which restarts a server that is down.
-    pub(crate) fn ask_now(&self, asked: &Asked) -> Option<crate::upstream::LaneNow> {
+    pub(crate) fn ask_now(&self, asked: &RoutedAsk) -> Option<crate::upstream::LaneNow> {
         self.shared.upstreams.get(&asked.origin)?.lane_now()
     }
 

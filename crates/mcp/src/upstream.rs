@@ -659,7 +659,7 @@ impl LaneNow {
         let id = lane.next_id();
         let peer = up.peer.clone();
         let subject = subject.to_string();
-        // Asked for from before the request is written until it is answered.
+        // RoutedAsk for from before the request is written until it is answered.
         let asking = up
             .askers
             .asking(crate::lane::upstream::request_id(id), asker);
@@ -767,7 +767,7 @@ async fn send(
     let mut asking = None;
     let awaiting = match lane {
         Some((lane, name, args)) => {
-            // Asked for from before the call is written.
+            // RoutedAsk for from before the call is written.
             let id = lane.next_id();
             asking = forward.asker.clone().map(|asker| {
                 up.askers

@@ -21,7 +21,7 @@
 //! upstream's resource, goes the same way when the upstream that owns it
 //! ([`Gateway::asked_prompt`], [`Gateway::asked_read`]) is up on a lane
 //! ([`Gateway::ask_now`]): sent at once, and its answer read by the code
-//! rmcp's handler reads it with ([`client_reply`], [`Asked::answer`]) and
+//! rmcp's handler reads it with ([`client_reply`], [`RoutedAsk::answer`]) and
 //! written as rmcp writes it. One that never reached its server goes to
 //! [`Gateway::ask`] on a task, which restarts the server. Any other (the
 //! index, a name or URI no upstream claims, a server not up on a lane) is
@@ -42,7 +42,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Lines, Reader, SharedWriter, Tap, Writer};
-use crate::gateway::{Asked, Caller, Decided, Gateway, INDEX, INDEX_URI, Routed, client_reply};
+use crate::gateway::{Caller, Decided, Gateway, INDEX, INDEX_URI, Routed, RoutedAsk, client_reply};
 use crate::questions::Asker;
 use crate::session::lock;
 use crate::upstream::{Cancel, LaneNow, Replied, Settled};
@@ -247,7 +247,7 @@ impl Lane {
     fn ask(
         self: &Arc<Self>,
         id: RequestId,
-        asked: Option<Asked>,
+        asked: Option<RoutedAsk>,
         peer: &Peer<RoleServer>,
         modern: bool,
     ) -> bool {
